@@ -1,0 +1,328 @@
+package keyspace
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// SubjectKind says what Redis hashes of a key, as far as it is known.
+type SubjectKind int
+
+const (
+	// SubjectWhole: the key has no hashtag; Redis hashes the whole key.
+	SubjectWhole SubjectKind = iota
+	// SubjectTag: Redis hashes the key's non-empty hashtag.
+	SubjectTag
+	// SubjectUnknown: an unknown part that may hold a brace decides where
+	// the hashtag is, or whether there is one.
+	SubjectUnknown
+)
+
+// A Subject is the part of a key that Redis hashes.
+type Subject struct {
+	Kind  SubjectKind
+	Parts []Part // the hashed text; nil for SubjectUnknown
+}
+
+// Subject returns what Redis hashes of k. It follows Redis's rule, the first
+// '{' and the first '}' after it, over literal text; an unknown part that may
+// hold a brace before the hashtag is settled makes the subject unknown. An
+// unknown inside the braces that may hold a '}' leaves the subject known in
+// the sense that matters: the same parts give the same hashtag.
+func (k Key) Subject() Subject {
+	for i, p := range k.Parts {
+		if p.Unknown {
+			if !p.NoBraces {
+				return Subject{Kind: SubjectUnknown}
+			}
+			continue
+		}
+		open := strings.IndexByte(p.Lit, '{')
+		if open < 0 {
+			continue
+		}
+		rest := append([]Part{{Lit: p.Lit[open+1:]}}, k.Parts[i+1:]...)
+		var content Key
+		for _, q := range rest {
+			if q.Unknown {
+				content = content.Append(Key{Parts: []Part{q}})
+				continue
+			}
+			end := strings.IndexByte(q.Lit, '}')
+			if end < 0 {
+				content = content.Append(Lit(q.Lit))
+				continue
+			}
+			content = content.Append(Lit(q.Lit[:end]))
+			if len(content.Parts) == 0 { // "{}": the whole key
+				return Subject{Kind: SubjectWhole, Parts: k.Parts}
+			}
+			return Subject{Kind: SubjectTag, Parts: content.Parts}
+		}
+		// No literal '}' closes the braces: an unknown after them might.
+		for _, q := range rest {
+			if q.Unknown && !q.NoBraces {
+				return Subject{Kind: SubjectUnknown}
+			}
+		}
+		return Subject{Kind: SubjectWhole, Parts: k.Parts}
+	}
+	return Subject{Kind: SubjectWhole, Parts: k.Parts}
+}
+
+// Slot returns the subject's slot when its text is known.
+func (s Subject) Slot() (int, bool) {
+	if s.Kind == SubjectUnknown {
+		return 0, false
+	}
+	k := Key{Parts: s.Parts}
+	text, ok := k.Literal()
+	if !ok {
+		return 0, false
+	}
+	return int(slot.CRC16(text) & (slot.Count - 1)), true
+}
+
+// Slot returns the key's slot when it is known. Unknown parts may leave it
+// known, as in "{user}:" + id.
+func (k Key) Slot() (int, bool) { return k.Subject().Slot() }
+
+// Verdict is the answer to whether keys share a slot.
+type Verdict int
+
+const (
+	// Same: the keys provably share a slot.
+	Same Verdict = iota
+	// Maybe: nothing proves the keys share a slot, nor that they do not.
+	Maybe
+	// Different: the keys provably hash to different slots.
+	Different
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Same:
+		return "same"
+	case Maybe:
+		return "maybe"
+	case Different:
+		return "different"
+	}
+	return "Verdict(" + strconv.Itoa(int(v)) + ")"
+}
+
+// A Colocation is the verdict on a set of keys, with its reason.
+type Colocation struct {
+	Verdict Verdict
+	// Reason names the keys the verdict rests on, each with its slot or
+	// hashtag: `keys "a" (slot 15495) and "b" (slot 3300) hash to different
+	// slots`. It is empty when the verdict is Same.
+	Reason string
+	// Fix suggests a common hashtag: `give them a common hashtag such as
+	// "{user:123}"`. It is empty when the verdict is Same.
+	Fix string
+	// Pair indexes the two keys, in the keys given to Colocate, that the
+	// reason is about.
+	Pair [2]int
+}
+
+// Colocate says whether keys share one slot. Two keys share a slot when their
+// slots are known and equal, or when their hashed parts are the same: the
+// same literal text and the same identified unknowns. Two keys provably
+// differ when their slots are known and differ, or when they differ only in
+// literal bytes that come after their last unknown (CRC16 is linear, so the
+// unknowns cancel out).
+func Colocate(keys ...Key) Colocation {
+	subjects := make([]Subject, len(keys))
+	for i, k := range keys {
+		subjects[i] = k.Subject()
+	}
+	// reps holds one index per class of keys known to share a slot.
+	var reps []int
+	maybe := -1
+	var maybePair [2]int
+	for i := range keys {
+		joined := false
+		for _, r := range reps {
+			switch compare(subjects[r], subjects[i]) {
+			case Same:
+				joined = true
+			case Different:
+				return Colocation{
+					Verdict: Different,
+					Reason:  fmt.Sprintf("keys %s and %s hash to different slots", describe(keys[r], subjects[r]), describe(keys[i], subjects[i])),
+					Fix:     "give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[r], keys[i])),
+					Pair:    [2]int{r, i},
+				}
+			case Maybe:
+				if maybe < 0 {
+					maybe, maybePair = i, [2]int{r, i}
+				}
+			}
+			if joined {
+				break
+			}
+		}
+		if !joined {
+			reps = append(reps, i)
+		}
+	}
+	if len(reps) <= 1 {
+		return Colocation{Verdict: Same}
+	}
+	a, b := maybePair[0], maybePair[1]
+	return Colocation{
+		Verdict: Maybe,
+		Reason:  fmt.Sprintf("keys %s and %s may hash to different slots", describe(keys[a], subjects[a]), describe(keys[b], subjects[b])),
+		Fix:     "no common hashtag proves they share one; give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[a], keys[b])),
+		Pair:    maybePair,
+	}
+}
+
+// compare says whether two hash subjects share a slot.
+func compare(a, b Subject) Verdict {
+	if a.Kind == SubjectUnknown || b.Kind == SubjectUnknown {
+		return Maybe
+	}
+	if partsEqual(a.Parts, b.Parts) {
+		return Same
+	}
+	sa, oka := a.Slot()
+	sb, okb := b.Slot()
+	if oka && okb {
+		if sa == sb {
+			return Same
+		}
+		return Different
+	}
+	return linearCompare(a.Parts, b.Parts)
+}
+
+// linearCompare compares two subjects of the same shape: the same unknowns
+// at the same places, and literal parts of equal lengths. CRC16 with initial
+// value 0 is linear, so slot(x) XOR slot(y) is the CRC of x XOR y, in which
+// equal unknowns are zero bytes. Leading zero bytes do not change that CRC,
+// whatever their number, so when every unknown comes before the first byte
+// that differs, the CRC of the rest decides.
+func linearCompare(a, b []Part) Verdict {
+	if len(a) != len(b) {
+		return Maybe
+	}
+	var diff []byte
+	for i := range a {
+		if a[i].Unknown != b[i].Unknown {
+			return Maybe
+		}
+		if a[i].Unknown {
+			if a[i].ID == "" || a[i].ID != b[i].ID || !a[i].NoBraces || len(diff) > 0 {
+				return Maybe
+			}
+			continue
+		}
+		if len(a[i].Lit) != len(b[i].Lit) {
+			return Maybe
+		}
+		for j := 0; j < len(a[i].Lit); j++ {
+			if x := a[i].Lit[j] ^ b[i].Lit[j]; x != 0 || len(diff) > 0 {
+				diff = append(diff, x)
+			}
+		}
+	}
+	if slot.CRC16(diff)&(slot.Count-1) == 0 {
+		return Same
+	}
+	return Different
+}
+
+// describe shows a key with its slot, or with what decides its slot.
+func describe(k Key, s Subject) string {
+	if n, ok := s.Slot(); ok {
+		return fmt.Sprintf("%s (slot %d)", k.Quote(), n)
+	}
+	switch s.Kind {
+	case SubjectTag:
+		return fmt.Sprintf("%s (hashtag %s)", k.Quote(), strconv.Quote("{"+Key{Parts: s.Parts}.String()+"}"))
+	case SubjectWhole:
+		return fmt.Sprintf("%s (no hashtag)", k.Quote())
+	}
+	return fmt.Sprintf("%s (hashtag unknown)", k.Quote())
+}
+
+// SuggestTag proposes a hashtag, braces included, that keys could share: a
+// hashtag one of them already has, else the run of ':'-separated segments
+// they have in common down to its last segment with an identifier in it (a
+// digit or an unknown), else the first key's first such segment.
+func SuggestTag(keys ...Key) string {
+	for _, k := range keys {
+		if s := k.Subject(); s.Kind == SubjectTag {
+			return "{" + Key{Parts: s.Parts}.String() + "}"
+		}
+	}
+	if len(keys) == 0 {
+		return "{tag}"
+	}
+	segs := make([][]string, len(keys))
+	for i, k := range keys {
+		segs[i] = strings.Split(k.String(), ":")
+	}
+	common := commonRun(segs)
+	for len(common) > 0 && !idLike(common[len(common)-1]) {
+		common = common[:len(common)-1]
+	}
+	if len(common) > 0 {
+		return "{" + strings.Join(common, ":") + "}"
+	}
+	for _, s := range segs[0] {
+		if idLike(s) {
+			return "{" + strings.Trim(s, "{}") + "}"
+		}
+	}
+	return "{" + strings.Trim(segs[0][0], "{}") + "}"
+}
+
+func idLike(seg string) bool {
+	return strings.ContainsAny(seg, "0123456789<")
+}
+
+// commonRun returns the longest run of consecutive segments that every list
+// holds, the first such run of the first list among equals.
+func commonRun(lists [][]string) []string {
+	first := lists[0]
+	var best []string
+	for i := range first {
+		for j := i + len(best) + 1; j <= len(first); j++ {
+			run := first[i:j]
+			all := true
+			for _, l := range lists[1:] {
+				if !containsRun(l, run) {
+					all = false
+					break
+				}
+			}
+			if !all {
+				break
+			}
+			best = run
+		}
+	}
+	return best
+}
+
+func containsRun(list, run []string) bool {
+	for i := 0; i+len(run) <= len(list); i++ {
+		match := true
+		for j := range run {
+			if list[i+j] != run[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package keyspace
+
+import (
+	"strings"
+	"testing"
+)
+
+// v is an identified unknown that may hold braces; n one that may not.
+func v(id string) Key { return Unknown(id, id, false) }
+func n(id string) Key { return Unknown(id, id, true) }
+
+func TestColocate(t *testing.T) {
+	job := MustTemplate("emq:{<queue>}:job:<id>")
+	pending := MustTemplate("emq:{<queue>}:pending")
+	tests := []struct {
+		name   string
+		keys   []Key
+		want   Verdict
+		reason string
+		fix    string
+	}{
+		{
+			name:   "shadow-key swap",
+			keys:   []Key{Lit("tmp:user:123:cache"), Lit("user:123:cache")},
+			want:   Different,
+			reason: `keys "tmp:user:123:cache" (slot 4489) and "user:123:cache" (slot 7641) hash to different slots`,
+			fix:    `give them a common hashtag such as "{user:123}"`,
+		},
+		{
+			name:   "watch over inventory and order",
+			keys:   []Key{Lit("inventory:sku123"), Lit("order:456:status")},
+			want:   Different,
+			reason: `keys "inventory:sku123" (slot 5242) and "order:456:status" (slot 9813) hash to different slots`,
+			fix:    `give them a common hashtag such as "{sku123}"`,
+		},
+		{name: "fixed watch", keys: []Key{Lit("inventory:{sku123}"), Lit("order:{sku123}:456")}, want: Same},
+		{name: "untagged key equals a tag", keys: []Key{Lit("ingress"), Lit("{ingress}_x"), Lit("{ingress}:y")}, want: Same},
+		{name: "one key", keys: []Key{v("a")}, want: Same},
+		{name: "no keys", want: Same},
+		{
+			name: "same tag value",
+			keys: []Key{Concat(Lit("emq:{"), v("q"), Lit("}:job:"), v("id")), Concat(Lit("emq:{"), v("q"), Lit("}:pending"))},
+			want: Same,
+		},
+		{
+			name: "templates from the same value",
+			keys: []Key{job.Apply([]Key{v("q"), v("id")}), pending.Apply([]Key{v("q")})},
+			want: Same,
+		},
+		{
+			name:   "queue list and a queue's keys",
+			keys:   []Key{Lit("emq:queues"), pending.Symbolic()},
+			want:   Maybe,
+			reason: `keys "emq:queues" (slot 8388) and "emq:{<queue>}:pending" (hashtag "{<queue>}") may hash to different slots`,
+			fix:    `no common hashtag proves they share one; give them a common hashtag such as "{<queue>}"`,
+		},
+		{
+			name: "different tag values",
+			keys: []Key{Concat(Lit("emq:{"), v("q"), Lit("}:a")), Concat(Lit("emq:{"), v("r"), Lit("}:a"))},
+			want: Maybe,
+		},
+		{
+			name: "anonymous unknowns are never equal",
+			keys: []Key{Concat(Lit("{"), Unknown("", "x", true), Lit("}")), Concat(Lit("{"), Unknown("", "x", true), Lit("}"))},
+			want: Maybe,
+		},
+		{
+			name: "an unknown before the brace may hold one",
+			keys: []Key{Concat(v("prefix"), Lit("{orders}:a")), Lit("{orders}:b")},
+			want: Maybe,
+		},
+		{
+			name: "an unknown without braces before the brace",
+			keys: []Key{Concat(n("prefix"), Lit("{orders}:a")), Lit("{orders}:b")},
+			want: Same,
+		},
+		{
+			name: "an unclosed brace followed by an unknown",
+			keys: []Key{Concat(Lit("a{"), v("x")), Lit("a{")},
+			want: Maybe,
+		},
+		{
+			name:   "differences after the last unknown are decided by linearity",
+			keys:   []Key{Concat(Lit("user:"), n("id"), Lit(":a")), Concat(Lit("user:"), n("id"), Lit(":b"))},
+			want:   Different,
+			reason: `keys "user:<id>:a" (no hashtag) and "user:<id>:b" (no hashtag) hash to different slots`,
+			fix:    `give them a common hashtag such as "{user:<id>}"`,
+		},
+		{
+			name: "a difference before an unknown of unknown length",
+			keys: []Key{Concat(Lit("a:"), n("id")), Concat(Lit("b:"), n("id"))},
+			want: Maybe,
+		},
+		{
+			name: "an unknown that may hold braces defeats linearity",
+			keys: []Key{Concat(Lit("user:"), v("id"), Lit(":a")), Concat(Lit("user:"), v("id"), Lit(":b"))},
+			want: Maybe,
+		},
+		{
+			name: "proof found past a maybe",
+			keys: []Key{v("x"), Lit("a"), Lit("b")},
+			want: Different,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Colocate(tt.keys...)
+			if c.Verdict != tt.want {
+				t.Fatalf("verdict %v (%s), want %v", c.Verdict, c.Reason, tt.want)
+			}
+			if tt.reason != "" && c.Reason != tt.reason {
+				t.Errorf("reason\n got %s\nwant %s", c.Reason, tt.reason)
+			}
+			if tt.fix != "" && c.Fix != tt.fix {
+				t.Errorf("fix\n got %s\nwant %s", c.Fix, tt.fix)
+			}
+			if tt.want == Same && (c.Reason != "" || c.Fix != "") {
+				t.Errorf("same, with reason %q and fix %q", c.Reason, c.Fix)
+			}
+		})
+	}
+}
+
+// TestLinearCompareAgreesWithSlots checks the linearity proof against real
+// slots: for many values of the shared unknown, the verdict holds.
+func TestLinearCompareAgreesWithSlots(t *testing.T) {
+	a := Concat(Lit("order:"), n("id"), Lit(":status"))
+	for _, suffix := range []string{":statux", ":STATUS", ":items!", ":status"} {
+		b := Concat(Lit("order:"), n("id"), Lit(suffix))
+		verdict := Colocate(a, b).Verdict
+		for id := range 500 {
+			x := Concat(Lit("order:"), Lit(strings.Repeat("7", id%9)+string(rune('a'+id%26))), Lit(":status"))
+			y := Concat(Lit("order:"), Lit(strings.Repeat("7", id%9)+string(rune('a'+id%26))), Lit(suffix))
+			got := Colocate(x, y).Verdict
+			if got != verdict {
+				t.Fatalf("suffix %q: symbolic verdict %v, but for a concrete id the verdict is %v", suffix, verdict, got)
+			}
+		}
+	}
+}
+
+func TestSubject(t *testing.T) {
+	tests := []struct {
+		key  Key
+		kind SubjectKind
+		text string
+	}{
+		{Lit("foo"), SubjectWhole, "foo"},
+		{Lit("foo{}{bar}"), SubjectWhole, "foo{}{bar}"},
+		{Lit("foo{{bar}}zap"), SubjectTag, "{bar"},
+		{Concat(Lit("emq:{"), v("q"), Lit("}:x")), SubjectTag, "<q>"},
+		{Concat(Lit("emq:{"), v("q"), Lit(":"), n("id"), Lit("}")), SubjectTag, "<q>:<id>"},
+		{Concat(n("a"), Lit(":"), n("b")), SubjectWhole, "<a>:<b>"},
+		{Concat(v("a"), Lit(":{x}")), SubjectUnknown, ""},
+		{Concat(Lit("x:"), v("a")), SubjectUnknown, ""},
+		{Concat(Lit("{}"), v("a")), SubjectWhole, "{}<a>"},
+	}
+	for _, tt := range tests {
+		s := tt.key.Subject()
+		if got := (Key{Parts: s.Parts}).String(); s.Kind != tt.kind || got != tt.text {
+			t.Errorf("Subject(%s) = %v %q, want %v %q", tt.key, s.Kind, Key{Parts: s.Parts}, tt.kind, tt.text)
+		}
+	}
+}
+
+func TestKeyAppendMergesLiterals(t *testing.T) {
+	k := Concat(Lit("a"), Lit(""), Lit("b"), v("x"), Lit("c"), Lit("d"))
+	if len(k.Parts) != 3 || k.String() != "ab<x>cd" {
+		t.Fatalf("parts %#v", k.Parts)
+	}
+	if !k.Equal(Concat(Lit("ab"), v("x"), Lit("cd"))) {
+		t.Error("equal keys built differently are not Equal")
+	}
+}

@@ -1,0 +1,155 @@
+// Package keyspace is slotlint's model of Redis keys: key templates and the
+// builder, rule sets (rules.yaml), and symbolic keys, whose parts may be
+// unknown, with the colocation verdict that says whether keys share a slot.
+//
+// The analyzer feeds it keys recovered from Go code, and the runtime checker
+// feeds it concrete keys; both get their answers from Colocate.
+package keyspace
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A Key is a key as far as it is known: literal text and unknown values, in
+// order. The zero Key is the empty key.
+type Key struct {
+	Parts []Part
+}
+
+// A Part is literal text, or an unknown value.
+type Part struct {
+	Lit string // the text, when !Unknown
+
+	Unknown bool
+	// ID is an unknown's identity: two unknowns with the same non-empty ID
+	// hold the same value. An unknown with an empty ID equals nothing.
+	ID string
+	// Name shows the unknown in messages, as <Name>.
+	Name string
+	// NoBraces is true when the value cannot contain '{' or '}': a number,
+	// or a placeholder value that the builder checked.
+	NoBraces bool
+}
+
+// Lit returns the key made of the literal text s.
+func Lit(s string) Key {
+	if s == "" {
+		return Key{}
+	}
+	return Key{Parts: []Part{{Lit: s}}}
+}
+
+// Unknown returns a key that is one unknown value with identity id (""
+// for a value equal to nothing else) shown as <name>.
+func Unknown(id, name string, noBraces bool) Key {
+	return Key{Parts: []Part{{Unknown: true, ID: id, Name: name, NoBraces: noBraces}}}
+}
+
+// Concat returns the concatenation of keys.
+func Concat(keys ...Key) Key {
+	var k Key
+	for _, x := range keys {
+		k = k.Append(x)
+	}
+	return k
+}
+
+// Append returns k followed by x. Adjacent literal parts are merged, so equal
+// keys have equal parts.
+func (k Key) Append(x Key) Key {
+	parts := make([]Part, len(k.Parts), len(k.Parts)+len(x.Parts))
+	copy(parts, k.Parts)
+	for _, p := range x.Parts {
+		if !p.Unknown {
+			if p.Lit == "" {
+				continue
+			}
+			if n := len(parts); n > 0 && !parts[n-1].Unknown {
+				parts[n-1].Lit += p.Lit
+				continue
+			}
+		}
+		parts = append(parts, p)
+	}
+	return Key{Parts: parts}
+}
+
+// Literal returns the key's text when every part is known.
+func (k Key) Literal() (string, bool) {
+	switch len(k.Parts) {
+	case 0:
+		return "", true
+	case 1:
+		return k.Parts[0].Lit, !k.Parts[0].Unknown
+	}
+	return "", false
+}
+
+// IsLiteral reports whether every part of the key is known.
+func (k Key) IsLiteral() bool {
+	_, ok := k.Literal()
+	return ok
+}
+
+// String shows the key with its unknowns as <name>: emq:{<queue>}:pending.
+func (k Key) String() string {
+	var b strings.Builder
+	for _, p := range k.Parts {
+		if p.Unknown {
+			b.WriteString("<" + p.display() + ">")
+		} else {
+			b.WriteString(p.Lit)
+		}
+	}
+	return b.String()
+}
+
+// Quote shows the key for messages: a literal key quoted as Go would, a
+// symbolic one with its unknowns as <name>, also in quotes.
+func (k Key) Quote() string {
+	if s, ok := k.Literal(); ok {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(k.String())
+}
+
+func (p Part) display() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return "?"
+}
+
+// Equal reports whether two keys are provably the same text: the same
+// literals and the same identified unknowns, in the same order.
+func (k Key) Equal(x Key) bool {
+	return partsEqual(k.Parts, x.Parts)
+}
+
+func partsEqual(a, b []Part) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Unknown != b[i].Unknown {
+			return false
+		}
+		if a[i].Unknown {
+			if a[i].ID == "" || a[i].ID != b[i].ID {
+				return false
+			}
+		} else if a[i].Lit != b[i].Lit {
+			return false
+		}
+	}
+	return true
+}
+
+// mayHaveBraces reports whether the part may hold a '{' or a '}'.
+func (p Part) mayHaveBraces() bool {
+	if p.Unknown {
+		return !p.NoBraces
+	}
+	return strings.ContainsAny(p.Lit, "{}")
+}

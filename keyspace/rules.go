@@ -1,0 +1,358 @@
+package keyspace
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Rules is a rule set: the data that says which arguments of which commands
+// and client methods are keys, the application's key families, and which
+// checks run. The built-in set is rules.yaml at the root of the module; a
+// user's file merges over it (see Merge).
+type Rules struct {
+	Version int
+
+	// Checks maps a diagnostic category, such as "cross-slot", to its
+	// severity.
+	Checks map[string]Severity
+
+	// Families are the application's key templates, by name.
+	Families []*Family
+	// Groups are colocation groups: families whose keys, built from the
+	// same values, must share a slot.
+	Groups []*Group
+
+	// Clients describe client libraries: their import paths and the key
+	// arguments of their methods.
+	Clients []*Client
+	// Wrappers are the user's own functions that take keys.
+	Wrappers []*Wrapper
+
+	// Commands are raw Redis commands by lower-case name ("mget",
+	// "object|encoding" for a subcommand), as Redis's key specs describe them.
+	Commands map[string]*Command
+}
+
+// Severity says how a check's findings are reported.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityOff     Severity = "off"
+)
+
+// Pos is a position in a rules file, for error messages.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// A Family is a named key template, such as job: "emq:{<queue>}:job:<id>".
+type Family struct {
+	Name     string
+	Template *Template
+	Pos      Pos
+}
+
+// A Group names families that must colocate: keys of every member built
+// from the same placeholder values land in one slot.
+type Group struct {
+	Name     string
+	Families []string
+	Pos      Pos
+}
+
+// A Client is a client library: the packages it lives in and its methods.
+type Client struct {
+	Name     string   // "go-redis v9"
+	Packages []string // import paths, "github.com/redis/go-redis/v9"
+	// Methods by name. A name may be qualified by its receiver type,
+	// "Tx.Watch", which takes precedence over the bare "Watch".
+	Methods map[string]*Method
+}
+
+// LookupMethod returns the rule for method name on receiver type recv (its
+// name without package or pointer, "" for a function), or nil.
+func (c *Client) LookupMethod(recv, name string) *Method {
+	if recv != "" {
+		if m := c.Methods[recv+"."+name]; m != nil {
+			return m
+		}
+	}
+	return c.Methods[name]
+}
+
+// MethodKind says what a client method does with its keys.
+type MethodKind string
+
+const (
+	// KindCommand sends one command; its key arguments must share a slot.
+	KindCommand MethodKind = "command"
+	// KindScript runs a Lua script given by source (Eval, Script.Run).
+	KindScript MethodKind = "script"
+	// KindScriptSHA runs a script given by its SHA1 (EvalSha).
+	KindScriptSHA MethodKind = "script-sha"
+	// KindScriptLoad loads a script and returns its SHA1 (ScriptLoad).
+	KindScriptLoad MethodKind = "script-load"
+	// KindFunction calls a Redis function (FCall).
+	KindFunction MethodKind = "function"
+	// KindRaw sends a command named by its first argument (Do).
+	KindRaw MethodKind = "raw"
+	// KindWatch runs Fn with the keys watched (Client.Watch).
+	KindWatch MethodKind = "watch"
+	// KindTxPipelined queues Fn's commands in MULTI/EXEC (TxPipelined).
+	KindTxPipelined MethodKind = "tx-pipelined"
+	// KindTxPipeline returns a MULTI/EXEC pipeline (TxPipeline).
+	KindTxPipeline MethodKind = "tx-pipeline"
+	// KindPipelined queues Fn's commands in a plain pipeline (Pipelined).
+	KindPipelined MethodKind = "pipelined"
+	// KindPipeline returns a plain pipeline (Pipeline).
+	KindPipeline MethodKind = "pipeline"
+	// KindExec sends what a pipeline queued (Exec).
+	KindExec MethodKind = "exec"
+	// KindNewScript makes a script value from its source (NewScript).
+	KindNewScript MethodKind = "new-script"
+)
+
+// A Method is the rule for one client method or function.
+type Method struct {
+	Name    string
+	Kind    MethodKind
+	Command string // the Redis command it sends, upper case: "RENAME"
+
+	// Keys select the arguments that are keys; all of them must share a slot.
+	Keys []Selector
+	// Patterns select SORT BY/GET patterns, which must carry the keys' hashtag.
+	Patterns []Selector
+	// Args selects the script arguments (ARGV) of a script method.
+	Args *Selector
+	// Script is the parameter with the script source (KindScript,
+	// KindNewScript, KindScriptLoad) or SHA1 (KindScriptSHA); -1 for the
+	// receiver (Script.Run), -2 when there is none.
+	Script int
+	// Fn is the parameter holding the function run by KindWatch,
+	// KindTxPipelined and KindPipelined; -2 when there is none.
+	Fn int
+	// DB is the parameter holding a database number that must be 0 on a
+	// cluster (Copy); -2 when there is none.
+	DB int
+
+	Pos Pos
+}
+
+// NoParam marks Method.Script, Fn and DB as absent.
+const NoParam = -2
+
+// ReceiverParam marks Method.Script as the method's receiver.
+const ReceiverParam = -1
+
+// A Selector picks keys out of a Go call's arguments. Its text form, used in
+// rules.yaml, is one of:
+//
+//	N           parameter N is a key (parameters count from 0, ctx included)
+//	N...        variadic parameter N: every element is a key
+//	N...pairs   variadic parameter N: elements 0, 2, 4, ... are keys (MSet)
+//	N[]         parameter N is a []string of keys
+//	N.F         field F of the struct (or pointer) parameter N is a key
+//	N.F[]       field F is a []string of keys
+//	N.F[:half]  the first half of []string field F are keys (XRead streams)
+type Selector struct {
+	Param    int
+	Field    string
+	Variadic bool // N... : each element of the variadic parameter
+	Step     int  // 1, or 2 for pairs
+	Slice    bool // []: each element of the slice
+	Half     bool // [:half]: the first half of the slice's elements
+	Text     string
+}
+
+func (s Selector) String() string { return s.Text }
+
+// ParseSelector parses a selector's text form; see Selector.
+func ParseSelector(text string) (Selector, error) {
+	s := Selector{Text: text, Step: 1}
+	rest := text
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return s, fmt.Errorf("selector %q does not start with a parameter number", text)
+	}
+	s.Param, _ = strconv.Atoi(rest[:i])
+	rest = rest[i:]
+	switch {
+	case rest == "":
+		return s, nil
+	case rest == "...":
+		s.Variadic = true
+		return s, nil
+	case rest == "...pairs":
+		s.Variadic, s.Step = true, 2
+		return s, nil
+	case rest == "[]":
+		s.Slice = true
+		return s, nil
+	case strings.HasPrefix(rest, "."):
+		rest = rest[1:]
+		j := 0
+		for j < len(rest) && (rest[j] == '_' || rest[j] >= 'a' && rest[j] <= 'z' || rest[j] >= 'A' && rest[j] <= 'Z' || j > 0 && rest[j] >= '0' && rest[j] <= '9') {
+			j++
+		}
+		if j == 0 {
+			return s, fmt.Errorf("selector %q has no field name after '.'", text)
+		}
+		s.Field, rest = rest[:j], rest[j:]
+		switch rest {
+		case "":
+			return s, nil
+		case "[]":
+			s.Slice = true
+			return s, nil
+		case "[:half]":
+			s.Slice, s.Half = true, true
+			return s, nil
+		}
+	}
+	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N[], N.Field, N.Field[], N.Field[:half]", text)
+}
+
+// A Wrapper is a user function that takes keys and passes them to one
+// command, declared so that its call sites are checked like the command's.
+type Wrapper struct {
+	// Func is the function's full name as go/types prints it:
+	// "example.com/shop/store.Move" or "(*example.com/shop/store.Repo).Move".
+	Func   string
+	Method *Method
+	Pos    Pos
+}
+
+// A Command is a raw Redis command as its key specs describe it.
+type Command struct {
+	Name  string   // lower case: "mget", "object|encoding"
+	Flags []string // command flags: "write", "readonly", "movablekeys", ...
+	Keys  []KeySpec
+	// Split is true for commands that Redis marks request_policy:multi_shard,
+	// which some cluster clients split into one command per slot (MGET, DEL).
+	// A split command never fails with CROSSSLOT there, but it is not atomic.
+	Split bool
+}
+
+// IsWrite reports whether the command may modify data.
+func (c *Command) IsWrite() bool {
+	for _, f := range c.Flags {
+		if f == "write" {
+			return true
+		}
+	}
+	return false
+}
+
+// A KeySpec is one of a command's key specs: where its search for keys
+// begins and how it finds them, in the terms of Redis's COMMAND INFO.
+type KeySpec struct {
+	// begin_search: by index (Index > 0), or by keyword (Keyword != "").
+	Index     int
+	Keyword   string
+	StartFrom int // where the keyword search starts; negative from the end
+
+	// find_keys: a range (KeyNum == 0 and FirstKey == 0), or keynum.
+	LastKey int // range: the last key relative to the begin, -1 the end
+	Step    int
+	Limit   int // range with LastKey -1: 0 all, 2 half, ...
+
+	KeyNumIdx int  // keynum: where the number of keys is, relative to the begin
+	FirstKey  int  // keynum: the first key, relative to the begin
+	IsKeyNum  bool // find_keys is keynum
+
+	Flags []string // RW, RO, OW, RM, ACCESS, UPDATE, INSERT, DELETE, NOT_KEY, INCOMPLETE, VARIABLE_FLAGS
+}
+
+// KeyPositions returns the positions of the keys in argv, where argv[0] is
+// the command name and unknown arguments are given as "". ok is false when
+// an unknown argument decides where the keys are (a keyword search past an
+// unknown argument, or an unknown key count).
+func (c *Command) KeyPositions(argv []string) (pos []int, ok bool) {
+	ok = true
+	for _, ks := range c.Keys {
+		p, kok := ks.positions(argv)
+		pos = append(pos, p...)
+		ok = ok && kok
+	}
+	return pos, ok
+}
+
+// positions follows getKeysUsingKeySpecs in Redis's db.c.
+func (ks *KeySpec) positions(argv []string) ([]int, bool) {
+	argc := len(argv)
+	first := ks.Index
+	if ks.Keyword != "" {
+		first = 0
+		start, end := ks.StartFrom, argc-1
+		if start <= 0 {
+			start, end = argc+ks.StartFrom, 0
+		}
+		for i := start; i != end; {
+			if i >= argc || i < 1 {
+				break
+			}
+			if argv[i] == "" {
+				return nil, false
+			}
+			if strings.EqualFold(argv[i], ks.Keyword) {
+				first = i + 1
+				break
+			}
+			if start <= end {
+				i++
+			} else {
+				i--
+			}
+		}
+		if first == 0 {
+			return nil, true
+		}
+	}
+	var last, step int
+	if ks.IsKeyNum {
+		ni := first + ks.KeyNumIdx
+		if ni >= argc {
+			return nil, true
+		}
+		if argv[ni] == "" {
+			return nil, false
+		}
+		n, err := strconv.Atoi(argv[ni])
+		if err != nil || n < 0 {
+			return nil, true
+		}
+		first += ks.FirstKey
+		last = first + n - 1
+		step = ks.Step
+	} else {
+		switch {
+		case ks.LastKey >= 0:
+			last = first + ks.LastKey
+		case ks.Limit == 0:
+			last = argc + ks.LastKey
+		default:
+			last = first + (argc-first)/ks.Limit + ks.LastKey
+		}
+		step = ks.Step
+	}
+	step = max(step, 1)
+	var pos []int
+	for i := first; i <= last && i < argc; i += step {
+		pos = append(pos, i)
+	}
+	return pos, true
+}
