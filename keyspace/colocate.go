@@ -147,7 +147,7 @@ func Colocate(keys ...Key) Colocation {
 	for i := range keys {
 		joined := false
 		for _, r := range reps {
-			switch compare(subjects[r], subjects[i]) {
+			switch compareKeys(keys[r], keys[i], subjects[r], subjects[i]) {
 			case Same:
 				joined = true
 			case Different:
@@ -180,6 +180,55 @@ func Colocate(keys ...Key) Colocation {
 		Fix:     "no common hashtag proves they share one; give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[a], keys[b])),
 		Pair:    maybePair,
 	}
+}
+
+// compareKeys says whether two keys share a slot.
+func compareKeys(ka, kb Key, a, b Subject) Verdict {
+	if v := compare(a, b); v != Maybe || !sharedHashtag(ka, kb) {
+		return v
+	}
+	return Same
+}
+
+// sharedHashtag reports whether two keys begin with the same text up to and
+// including a literal '{' and a literal '}' after it: the first '{' and the
+// first '}' after it then lie in that common text, whatever its unknowns
+// hold, so both keys hash the same hashtag. (Should an unknown there hold an
+// empty "{}", both hash their whole keys instead; slotlint takes no unknown to
+// hold an empty pair of braces.)
+func sharedHashtag(a, b Key) bool {
+	open := false
+	for i := 0; i < len(a.Parts) && i < len(b.Parts); i++ {
+		pa, pb := a.Parts[i], b.Parts[i]
+		if pa.Unknown || pb.Unknown {
+			if !partsEqual(a.Parts[i:i+1], b.Parts[i:i+1]) {
+				return false
+			}
+			continue
+		}
+		common := pa.Lit
+		if pa.Lit != pb.Lit {
+			n := 0
+			for n < len(pa.Lit) && n < len(pb.Lit) && pa.Lit[n] == pb.Lit[n] {
+				n++
+			}
+			common = pa.Lit[:n]
+		}
+		for j := 0; j < len(common); j++ {
+			switch common[j] {
+			case '{':
+				open = true
+			case '}':
+				if open {
+					return true
+				}
+			}
+		}
+		if pa.Lit != pb.Lit {
+			return false
+		}
+	}
+	return false
 }
 
 // compare says whether two hash subjects share a slot.

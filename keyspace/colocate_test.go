@@ -70,6 +70,16 @@ func TestColocate(t *testing.T) {
 			want: Maybe,
 		},
 		{
+			name: "the same unknown prefix before the same hashtag",
+			keys: []Key{Concat(v("prefix"), Lit("{"), v("id"), Lit("}:a")), Concat(v("prefix"), Lit("{"), v("id"), Lit("}:b"))},
+			want: Same,
+		},
+		{
+			name: "the same unknown prefix, hashtags differ",
+			keys: []Key{Concat(v("prefix"), Lit("{a}")), Concat(v("prefix"), Lit("{b}"))},
+			want: Maybe,
+		},
+		{
 			name: "an unknown without braces before the brace",
 			keys: []Key{Concat(n("prefix"), Lit("{orders}:a")), Lit("{orders}:b")},
 			want: Same,
