@@ -238,7 +238,10 @@ type Wrapper struct {
 
 // A Command is a raw Redis command as its key specs describe it.
 type Command struct {
-	Name  string   // lower case: "mget", "object|encoding"
+	Name string // lower case: "mget", "object|encoding"
+	// Arity is the number of arguments, the command name included; -N means
+	// at least N.
+	Arity int
 	Flags []string // command flags: "write", "readonly", "movablekeys", ...
 	Keys  []KeySpec
 	// Split is true for commands that Redis marks request_policy:multi_shard,
