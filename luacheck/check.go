@@ -1,0 +1,483 @@
+package luacheck
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// Finding categories. Each is a check that rules.yaml can set to error,
+// warning or off.
+const (
+	// CategorySyntax: the script does not parse as Lua.
+	CategorySyntax = "lua-syntax"
+	// CategoryUndeclaredKey: the script touches a key it was not given in KEYS.
+	CategoryUndeclaredKey = "undeclared-key"
+	// CategoryArity: KEYS and ARGV do not match what the script reads: a
+	// KEYS[i] past the keys passed, keys passed and never read, a key passed
+	// in ARGV.
+	CategoryArity = "script-arity"
+	// CategoryFlags: the shebang has what Redis 7 rejects, or flags that do
+	// not fit the script or the client.
+	CategoryFlags = "script-flags"
+	// CategoryCrossSlot: the keys passed in KEYS hash to different slots.
+	CategoryCrossSlot = "cross-slot"
+	// CategoryMaybeCrossSlot: nothing proves the keys passed in KEYS share a
+	// slot.
+	CategoryMaybeCrossSlot = "maybe-cross-slot"
+)
+
+// A Call is what the caller knows about one run of the script.
+type Call struct {
+	// Keys are the keys passed in KEYS, as far as they are known: literal
+	// keys at run time, symbolic ones for the analyzer. Keys[i] is
+	// KEYS[i+1]. nil Keys with KnownKeyCount false means nothing is known.
+	Keys []keyspace.Key
+	// KnownKeyCount is true when len(Keys) is the number of keys passed.
+	KnownKeyCount bool
+	// Args are the arguments passed in ARGV, as far as they are known.
+	Args []keyspace.Key
+	// KnownArgCount is true when len(Args) is the number of arguments passed.
+	KnownArgCount bool
+	// Cluster is true when the client may talk to a Redis Cluster: a
+	// ClusterClient, a UniversalClient, a Ring and the like.
+	Cluster bool
+}
+
+// A Finding is one problem of a script, or of a call of it.
+type Finding struct {
+	Category string // one of the Category constants
+	// Line and Col are the 1-based position in the script (Col counts
+	// bytes), or 0 when the finding is about the call rather than a place
+	// in the script.
+	Line, Col int
+	// Message is the full text: "script NAME line L: ..." when the finding
+	// has a position in the script, "script NAME: ..." otherwise. It is one
+	// line that starts in lower case and has no trailing period.
+	Message string
+}
+
+// Check checks the script for one call of it. cmds returns the key specs of
+// a raw Redis command by its lower-case name ("set", "object|encoding"), or
+// nil for a command it does not know; (*keyspace.Rules).Command fits. With a
+// nil cmds, Check does not look at the keys of the script's commands.
+//
+// The findings come sorted: those about the call first, then by position.
+func (s *Script) Check(cmds func(name string) *keyspace.Command, call Call) []Finding {
+	c := &checker{s: s, cmds: cmds, call: &call, seen: map[string]bool{}}
+	c.flags()
+	c.crossSlot()
+	if s.Syntax != nil {
+		c.add(CategorySyntax, s.Syntax.Line, s.Syntax.Col, "syntax error at column %d: %s", s.Syntax.Col, s.Syntax.Msg)
+	} else {
+		c.arity()
+		for _, st := range s.sites {
+			c.site(st)
+		}
+	}
+	sort.SliceStable(c.out, func(i, j int) bool {
+		a, b := c.out[i], c.out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return c.out
+}
+
+type checker struct {
+	s       *Script
+	cmds    func(string) *keyspace.Command
+	call    *Call
+	out     []Finding
+	seen    map[string]bool
+	argUsed map[int]bool
+}
+
+func (c *checker) add(category string, line, col int, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if line > 0 {
+		msg = fmt.Sprintf("script %s line %d: %s", c.s.Name, line, msg)
+	} else {
+		msg = fmt.Sprintf("script %s: %s", c.s.Name, msg)
+		col = 0
+	}
+	k := category + "\x00" + msg
+	if c.seen[k] {
+		return
+	}
+	c.seen[k] = true
+	c.out = append(c.out, Finding{Category: category, Line: line, Col: col, Message: msg})
+}
+
+// flags reports what Redis 7 rejects in the shebang, and flags that do not
+// fit the client.
+func (c *checker) flags() {
+	sh := c.s.Shebang
+	if sh == nil {
+		return
+	}
+	for _, p := range c.s.shebangProblems {
+		c.add(CategoryFlags, sh.Line, p.col, "%s", p.msg)
+	}
+	if sh.NoCluster() && c.call.Cluster {
+		c.add(CategoryFlags, sh.Line, sh.flagCol(FlagNoCluster),
+			"flags=no-cluster makes Redis 7 refuse the script on a cluster (\"Can not run script on cluster, 'no-cluster' flag is set\"), and a cluster client runs it; drop the flag")
+	}
+}
+
+// crossSlot checks that the keys passed in KEYS share a slot.
+func (c *checker) crossSlot() {
+	if len(c.call.Keys) < 2 {
+		return
+	}
+	col := keyspace.Colocate(c.call.Keys...)
+	if col.Verdict == keyspace.Same {
+		return
+	}
+	note := ""
+	if c.s.Shebang.AllowCrossSlot() {
+		note = " (flags=allow-cross-slot-keys does not change that)"
+	}
+	a, b := col.Pair[0]+1, col.Pair[1]+1
+	if col.Verdict == keyspace.Different {
+		c.add(CategoryCrossSlot, 0, 0, "KEYS[%d] and KEYS[%d] must share a slot, but %s, so Redis Cluster fails the call with CROSSSLOT%s; %s", a, b, col.Reason, note, col.Fix)
+		return
+	}
+	c.add(CategoryMaybeCrossSlot, 0, 0, "KEYS[%d] and KEYS[%d] must share a slot, but %s, and Redis Cluster fails the call with CROSSSLOT if they do%s; %s", a, b, col.Reason, note, col.Fix)
+}
+
+// arity compares the KEYS the script reads with the keys the call passes.
+func (c *checker) arity() {
+	if !c.call.KnownKeyCount {
+		return
+	}
+	n := len(c.call.Keys)
+	if !c.s.keysLen {
+		reported := map[int]bool{}
+		for _, r := range c.s.keyReads {
+			if r.idx <= n || r.guarded || reported[r.idx] {
+				continue
+			}
+			reported[r.idx] = true
+			c.add(CategoryArity, r.line, r.col, "KEYS[%d] is nil: the call passes %s; pass the key in KEYS", r.idx, countKeys(n))
+		}
+	}
+	if c.s.keysWhole || n == 0 {
+		return
+	}
+	read := map[int]bool{}
+	for _, r := range c.s.keyReads {
+		read[r.idx] = true
+	}
+	var unused []string
+	for i := 1; i <= n; i++ {
+		if !read[i] {
+			unused = append(unused, fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote()))
+		}
+	}
+	if len(unused) == 0 {
+		return
+	}
+	them := "it"
+	if len(unused) > 1 {
+		them = "them"
+	}
+	c.add(CategoryArity, 0, 0, "the call passes %s but the script never reads %s; drop %s from the call or use %s", countKeys(n), joinAnd(unused), them, them)
+}
+
+func countKeys(n int) string {
+	switch n {
+	case 0:
+		return "no keys"
+	case 1:
+		return "1 key"
+	}
+	return strconv.Itoa(n) + " keys"
+}
+
+// A slot is one argument of a command call in the script.
+type argSlot struct {
+	vals   vset
+	expr   ast.Expr // the argument as written; for a spread, the spread
+	spread bool
+}
+
+func (c *checker) site(st *site) {
+	for _, name := range st.commandNames() {
+		cmd := c.lookup(name, st)
+		if cmd == nil {
+			continue
+		}
+		if c.s.Shebang.NoWrites() && cmd.IsWrite() {
+			c.add(CategoryFlags, st.line, st.col, "%s writes, but the shebang has flags=no-writes, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); drop no-writes or the write", st.text)
+		}
+		slots := c.expand(st)
+		argv := make([]string, len(slots)+1)
+		argv[0] = name
+		for i, sl := range slots {
+			argv[i+1] = c.literal(sl.vals)
+		}
+		pos, _ := cmd.KeyPositions(argv)
+		for _, p := range pos {
+			if p >= 1 && p <= len(slots) {
+				c.key(st, slots[p-1])
+			}
+		}
+	}
+}
+
+// lookup finds the command's key specs, a subcommand's first.
+func (c *checker) lookup(name string, st *site) *keyspace.Command {
+	if c.cmds == nil {
+		return nil
+	}
+	if len(st.args) > 0 && len(st.args[0]) == 1 && st.args[0][0].kind == kLit {
+		if cmd := c.cmds(name + "|" + strings.ToLower(st.args[0][0].text)); cmd != nil {
+			return cmd
+		}
+	}
+	return c.cmds(name)
+}
+
+// expand lists a site's arguments after the command name, a spread of KEYS
+// or ARGV expanded to as many elements as the call passes.
+func (c *checker) expand(st *site) []argSlot {
+	slots := make([]argSlot, 0, len(st.args)+1)
+	for i, v := range st.args {
+		sl := argSlot{vals: v}
+		if i < len(st.argExprs) {
+			sl.expr = st.argExprs[i]
+		}
+		slots = append(slots, sl)
+	}
+	if st.tail == nil {
+		return slots
+	}
+	var expr ast.Expr
+	if len(st.argExprs) > 0 {
+		expr = st.argExprs[len(st.argExprs)-1]
+	}
+	n := 1
+	switch st.tail.from {
+	case keysTableValue:
+		if c.call.KnownKeyCount {
+			n = max(len(c.call.Keys)-st.tail.start+1, 0)
+		}
+	case argvTableValue:
+		if c.call.KnownArgCount {
+			n = max(len(c.call.Args)-st.tail.start+1, 0)
+		}
+	}
+	for i := 0; i < n; i++ {
+		vals := st.tail.elem(i)
+		if st.tail.from != nil && n == 1 && !(st.tail.from == keysTableValue && c.call.KnownKeyCount || st.tail.from == argvTableValue && c.call.KnownArgCount) {
+			vals = st.tail.asElems()
+		}
+		slots = append(slots, argSlot{vals: vals, expr: expr, spread: true})
+	}
+	return slots
+}
+
+// literal returns an argument's text when the call fixes it, else "".
+func (c *checker) literal(vals vset) string {
+	if len(vals) != 1 || !vals[0].stringish() {
+		return ""
+	}
+	s, ok := keyOf(vals[0], c.call).Literal()
+	if !ok {
+		return ""
+	}
+	return s
+}
+
+// declared is a key the script was given, with its name in messages.
+type declared struct {
+	label string
+	key   keyspace.Key
+}
+
+// declaredKeys returns the keys that an undeclared key is compared with:
+// the keys the call passes, or else the KEYS[i] the script reads.
+func (c *checker) declaredKeys() []declared {
+	var out []declared
+	if len(c.call.Keys) > 0 {
+		for i, k := range c.call.Keys {
+			out = append(out, declared{fmt.Sprintf("KEYS[%d]", i+1), k})
+		}
+		return out
+	}
+	if c.call.KnownKeyCount {
+		return nil
+	}
+	seen := map[int]bool{}
+	var idx []int
+	for _, r := range c.s.keyReads {
+		if r.idx > 0 && !seen[r.idx] {
+			seen[r.idx] = true
+			idx = append(idx, r.idx)
+		}
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		out = append(out, declared{fmt.Sprintf("KEYS[%d]", i), keyOf(keyValue(i), c.call)})
+	}
+	if len(out) == 0 && c.s.keysWhole {
+		out = append(out, declared{"KEYS", keyOf(keyValue(0), c.call)})
+	}
+	return out
+}
+
+// key checks one key argument of a command call.
+func (c *checker) key(st *site, sl argSlot) {
+	var bad []*value
+	for _, v := range sl.vals {
+		if v.kind != kKey && v.stringish() {
+			bad = append(bad, v)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	v := bad[0]
+	from := origin(v)
+	if v.kind == kOpaque {
+		from += "; its value is not traced to KEYS"
+	}
+	switch {
+	case sl.spread && sl.expr != nil:
+		from = render(sl.expr) + " passes " + from
+	case isIdent(sl.expr) && len(sl.vals) > 1:
+		from = render(sl.expr) + " may hold " + from
+	case isIdent(sl.expr):
+		from = render(sl.expr) + " holds " + from
+	case len(sl.vals) > 1:
+		from += ", among other values"
+	}
+	fix := "pass it in KEYS"
+	switch {
+	case v.kind == kArg:
+		fix = "pass it in KEYS, not in ARGV"
+	case v.fromRedis():
+		fix = "pass it in KEYS (read it in an earlier call if need be)"
+	case v.kind == kConcat && v.hasKey():
+		fix = "pass the whole key in KEYS"
+	}
+	c.add(CategoryUndeclaredKey, st.line, st.col, "%s touches a key not declared in KEYS: %s; %s; %s", st.text, from, c.verdict(v), fix)
+	for _, v := range bad {
+		if v.kind == kArg {
+			c.argvKey(st, v)
+		}
+	}
+}
+
+func isIdent(e ast.Expr) bool {
+	_, ok := e.(*ast.IdentExpr)
+	return ok
+}
+
+// verdict says whether an undeclared key shares the slot of the declared
+// keys, and what Redis 7 makes of it.
+func (c *checker) verdict(v *value) string {
+	k := keyOf(v, c.call)
+	decl := c.declaredKeys()
+	if len(decl) == 0 {
+		if c.call.KnownKeyCount {
+			return "the call passes no keys, so a cluster client sends the script to any node: it is wrong on Redis Cluster too"
+		}
+		return "the script reads no KEYS, so nothing ties the key to the node that runs the script: it is wrong on Redis Cluster too"
+	}
+	best := keyspace.Different + 1
+	var bestD declared
+	for _, d := range decl {
+		col := keyspace.Colocate(d.key, k)
+		if col.Verdict < best {
+			best, bestD = col.Verdict, d
+		}
+		if best == keyspace.Same {
+			break
+		}
+	}
+	works := "so it works on Redis Cluster but breaks cluster proxies and the rule that every key is declared"
+	switch best {
+	case keyspace.Same:
+		if s := bestD.key.Subject(); s.Kind == keyspace.SubjectTag {
+			return fmt.Sprintf("it keeps the hashtag %s of %s, %s", tagText(s), bestD.label, works)
+		}
+		return fmt.Sprintf("it is in the slot of %s, %s", bestD.label, works)
+	case keyspace.Different:
+		return fmt.Sprintf("it is wrong on Redis Cluster too (%s vs %s of %s): %s", subjectText(k), subjectText(bestD.key), bestD.label, c.crossSlotRule(false))
+	}
+	if v.kind == kConcat && v.parts[0].kind == kKey && v.parts[0].idx > 0 {
+		first := keyOf(v.parts[0], c.call)
+		if first.Subject().Kind == keyspace.SubjectUnknown {
+			return fmt.Sprintf("it stays in the slot of %s only if %s has a hashtag: %s", exprOf(v.parts[0]), exprOf(v.parts[0]), c.crossSlotRule(true))
+		}
+	}
+	why := ""
+	if k.Subject().Kind != keyspace.SubjectUnknown || bestD.key.Subject().Kind != keyspace.SubjectUnknown {
+		why = fmt.Sprintf(" (%s vs %s of %s)", subjectText(k), subjectText(bestD.key), bestD.label)
+	}
+	return fmt.Sprintf("it may be in another slot than %s%s, which is wrong on Redis Cluster too: %s", bestD.label, why, c.crossSlotRule(true))
+}
+
+// crossSlotRule says what Redis 7 does with a script that touches a key in
+// another slot than its declared keys.
+func (c *checker) crossSlotRule(maybe bool) string {
+	sh := c.s.Shebang
+	switch {
+	case sh != nil && !sh.AllowCrossSlot():
+		if maybe {
+			return "with its shebang, Redis 7 fails the script if it does"
+		}
+		return "with its shebang, Redis 7 fails the script on it"
+	case sh != nil:
+		return "flags=allow-cross-slot-keys lets Redis 7 run it only while both slots are on one node"
+	}
+	return "without a shebang, Redis 7 runs it only while both slots are on one node"
+}
+
+func tagText(s keyspace.Subject) string {
+	return strconv.Quote("{" + keyspace.Key{Parts: s.Parts}.String() + "}")
+}
+
+// subjectText says what decides a key's slot: "slot 1234", "hashtag
+// "{orders}"", "no hashtag", "unknown hashtag".
+func subjectText(k keyspace.Key) string {
+	s := k.Subject()
+	switch s.Kind {
+	case keyspace.SubjectTag:
+		return "hashtag " + tagText(s)
+	case keyspace.SubjectWhole:
+		if n, ok := s.Slot(); ok {
+			return "slot " + strconv.Itoa(n)
+		}
+		return "no hashtag"
+	}
+	return "unknown hashtag"
+}
+
+// argvKey reports an ARGV element used as a key: the caller passes a key in
+// ARGV.
+func (c *checker) argvKey(st *site, v *value) {
+	if c.argUsed == nil {
+		c.argUsed = map[int]bool{}
+	}
+	if c.argUsed[v.idx] {
+		return
+	}
+	c.argUsed[v.idx] = true
+	if v.idx == 0 {
+		c.add(CategoryArity, st.line, st.col, "an element of ARGV is used as a key by %s, so the caller passes keys in ARGV; pass them in KEYS", st.text)
+		return
+	}
+	what := exprOf(v)
+	if v.idx <= len(c.call.Args) {
+		what += " (" + c.call.Args[v.idx-1].Quote() + ")"
+	}
+	c.add(CategoryArity, st.line, st.col, "%s is used as a key by %s, so the caller passes a key in ARGV; pass it in KEYS", what, st.text)
+}

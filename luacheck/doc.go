@@ -1,0 +1,32 @@
+// Package luacheck checks the Lua scripts that go-redis code sends with EVAL
+// and EVALSHA for what breaks them on Redis Cluster: keys that the script
+// touches without declaring them in KEYS, KEYS that do not share a slot,
+// KEYS and ARGV that do not match what the script reads, and Redis 7 shebang
+// flags that do not fit the script or the client.
+//
+// It is a library of its own: slotlint's analyzer calls it with what it
+// recovers from Go code (the script source from constants, KEYS as symbolic
+// keys), and slotlint's runtime hook calls it with the script and the
+// concrete KEYS and ARGV of each call. Parse a script once, then Check it for
+// every call; a Script is immutable, and Check is safe for concurrent use.
+//
+// The checks follow what Redis does with a script:
+//
+//   - Redis Cluster routes EVAL by its KEYS, and fails it with CROSSSLOT when
+//     they are in different slots, whatever the script's flags.
+//   - A key the script touches without having it in KEYS is undeclared. Cluster
+//     proxies and Dragonfly route and lock by KEYS, so they break on it. Redis 7
+//     runs a script without a shebang (and one with the flag
+//     allow-cross-slot-keys) as long as the key is on the node that runs it; a
+//     script with a "#!lua" shebang and without allow-cross-slot-keys fails
+//     once it touches a key in another slot than its first key.
+//   - "#!lua flags=no-cluster" makes Redis 7 refuse the script on a cluster, and
+//     flags=no-writes makes it fail any write command.
+//
+// The analysis of the script is an intra-script data flow over the Lua syntax
+// tree: it follows KEYS and ARGV elements, string literals, concatenations and
+// values read from Redis through locals, reassignments, branches, loops over
+// KEYS, simple tables, and the calls of functions defined in the script. A
+// value it cannot trace, such as a field of a decoded JSON document, counts
+// as not declared.
+package luacheck
