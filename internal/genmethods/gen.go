@@ -1,0 +1,673 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// A Client is a go-redis major version to generate the method table of.
+type Client struct {
+	Name string // "go-redis v9"
+	Path string // "github.com/redis/go-redis/v9"
+}
+
+// Clients are the client libraries whose tables are generated, in the order
+// of rules.yaml.
+var Clients = []Client{
+	{"go-redis v9", "github.com/redis/go-redis/v9"},
+	{"go-redis v8", "github.com/go-redis/redis/v8"},
+}
+
+// An API is a loaded, type-checked package with the syntax of its files.
+type API struct {
+	Path  string
+	Types *types.Package
+	// funcs indexes function declarations by receiver type name ("" for
+	// functions) and name.
+	funcs map[string]map[string]*ast.FuncDecl
+}
+
+// Load type-checks the package at path from source, resolving it from dir
+// (a directory inside this module, whose go.mod pins the version).
+func Load(path, dir string) (*API, error) {
+	bp, err := build.Default.Import(path, dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, bp.Dir+"/"+name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check(path, fset, files, nil)
+	if err != nil {
+		return nil, fmt.Errorf("type-checking %s: %v", path, err)
+	}
+	api := &API{Path: path, Types: pkg, funcs: map[string]map[string]*ast.FuncDecl{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			recv := ""
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				recv = recvName(fd.Recv.List[0].Type)
+			}
+			if api.funcs[recv] == nil {
+				api.funcs[recv] = map[string]*ast.FuncDecl{}
+			}
+			api.funcs[recv][fd.Name.Name] = fd
+		}
+	}
+	return api, nil
+}
+
+func recvName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return recvName(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return recvName(e.X)
+	}
+	return ""
+}
+
+// Receivers are the types whose methods a bare method name of the table may
+// be called on, where the package has them.
+var Receivers = []string{
+	"Cmdable", "StatefulCmdable", "Pipeliner", "UniversalClient",
+	"Client", "ClusterClient", "Ring", "Tx", "Conn", "Pipeline", "AutoPipeliner",
+}
+
+// Func returns the function or method recv.name of the package: a package
+// function when recv is "", else a method of the named type or a pointer
+// to it, or of the interface.
+func (a *API) Func(recv, name string) *types.Func {
+	if recv == "" {
+		f, _ := a.Types.Scope().Lookup(name).(*types.Func)
+		return f
+	}
+	tn, ok := a.Types.Scope().Lookup(recv).(*types.TypeName)
+	if !ok {
+		return nil
+	}
+	t := tn.Type()
+	if !types.IsInterface(t) {
+		t = types.NewPointer(t)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, a.Types, name)
+	f, _ := obj.(*types.Func)
+	return f
+}
+
+// Targets returns the functions that a table entry named name (a bare
+// method, "Recv.Method", or a package function) describes: every receiver
+// of Receivers with the method, except those that the table has a qualified
+// entry for.
+func (a *API) Targets(name string, qualified func(recv string) bool) []*types.Func {
+	if recv, method, ok := strings.Cut(name, "."); ok {
+		if f := a.Func(recv, method); f != nil {
+			return []*types.Func{f}
+		}
+		return nil
+	}
+	if f := a.Func("", name); f != nil {
+		return []*types.Func{f}
+	}
+	var out []*types.Func
+	for _, recv := range Receivers {
+		if qualified(recv) {
+			continue
+		}
+		if f := a.Func(recv, name); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// A Method is one generated table entry.
+type Method struct {
+	Name     string
+	Command  string // upper case, "XGROUP CREATE" for a subcommand
+	Kind     keyspace.MethodKind
+	Keys     []string
+	Patterns []string
+	Args     string
+	Script   string // a parameter number or "receiver"
+	Fn, DB   int    // -1 when absent
+}
+
+// Line formats the entry as a flow mapping.
+func (m *Method) Line() string {
+	var parts []string
+	if m.Command != "" {
+		parts = append(parts, "command: "+yamlScalar(m.Command))
+	}
+	if m.Kind != "" && m.Kind != keyspace.KindCommand {
+		parts = append(parts, "kind: "+string(m.Kind))
+	}
+	if m.Script != "" {
+		parts = append(parts, "script: "+m.Script)
+	}
+	if m.Fn >= 0 {
+		parts = append(parts, "fn: "+strconv.Itoa(m.Fn))
+	}
+	if len(m.Keys) > 0 {
+		parts = append(parts, "keys: "+quotedList(m.Keys))
+	}
+	if len(m.Patterns) > 0 {
+		parts = append(parts, "patterns: "+quotedList(m.Patterns))
+	}
+	if m.Args != "" {
+		parts = append(parts, "args: "+strconv.Quote(m.Args))
+	}
+	if m.DB >= 0 {
+		parts = append(parts, "db: "+strconv.Itoa(m.DB))
+	}
+	return m.Name + ": {" + strings.Join(parts, ", ") + "}"
+}
+
+func yamlScalar(s string) string {
+	if strings.ContainsAny(s, " :,[]{}#&*!|>'\"%@`") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func quotedList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// A special is a method whose rule says what it does beyond sending one
+// command: scripts, functions, transactions, pipelines and raw commands.
+// These are written here by hand; the test checks them against the API.
+type special struct {
+	name string
+	m    Method
+}
+
+func sp(name, command string, kind keyspace.MethodKind, script string, fn int, keys []string, args string) special {
+	return special{name, Method{Name: name, Command: command, Kind: kind, Script: script, Fn: fn, Keys: keys, Args: args, DB: -1}}
+}
+
+var specials = []special{
+	sp("Eval", "EVAL", keyspace.KindScript, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalRO", "EVAL_RO", keyspace.KindScript, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalSha", "EVALSHA", keyspace.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalShaRO", "EVALSHA_RO", keyspace.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
+	// A Script holds its source, so its methods that send EVALSHA still
+	// run a known script.
+	sp("Script.Run", "EVALSHA", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.RunRO", "EVALSHA_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.Eval", "EVAL", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalRO", "EVAL_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalSha", "EVALSHA", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalShaRO", "EVALSHA_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.Load", "SCRIPT LOAD", keyspace.KindScriptLoad, "receiver", -1, nil, ""),
+	sp("ScriptLoad", "SCRIPT LOAD", keyspace.KindScriptLoad, "1", -1, nil, ""),
+	// Package functions: their parameters count from 0 without a ctx.
+	sp("NewScript", "", keyspace.KindNewScript, "0", -1, nil, ""),
+	sp("NewScriptServerSHA", "", keyspace.KindNewScript, "0", -1, nil, ""),
+	sp("FCall", "FCALL", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("FCallRO", "FCALL_RO", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("FCallRo", "FCALL_RO", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("Watch", "WATCH", keyspace.KindWatch, "", 1, []string{"2..."}, ""),
+	sp("Tx.Watch", "WATCH", keyspace.KindCommand, "", -1, []string{"1..."}, ""),
+	// UNWATCH takes no keys; go-redis sends any it is given.
+	sp("Tx.Unwatch", "UNWATCH", keyspace.KindCommand, "", -1, nil, ""),
+	sp("TxPipelined", "", keyspace.KindTxPipelined, "", 1, nil, ""),
+	sp("TxPipeline", "", keyspace.KindTxPipeline, "", -1, nil, ""),
+	sp("Pipelined", "", keyspace.KindPipelined, "", 1, nil, ""),
+	sp("Pipeline", "", keyspace.KindPipeline, "", -1, nil, ""),
+	sp("Exec", "", keyspace.KindExec, "", -1, nil, ""),
+	sp("Do", "", keyspace.KindRaw, "", -1, nil, "1..."),
+}
+
+// keyParams are the parameter names that hold keys, in lower case.
+var keyParams = map[string]bool{
+	"key": true, "keys": true, "newkey": true,
+	"destkey": true, "destination": true, "dest": true, "dst": true,
+	"source": true, "sourcekey": true, "sourcekeys": true,
+	"stream": true, "store": true,
+}
+
+// keyFields are the fields of argument structs that hold keys.
+var keyFields = map[string]bool{
+	"Key": true, "Key1": true, "Key2": true, "Keys": true, "Stream": true, "Streams": true,
+}
+
+// halfFields are []string fields that hold keys and then as many IDs.
+var halfFields = map[string]bool{"Streams": true}
+
+// pairCommands take keys and values in turns (MSET k1 v1 k2 v2).
+var pairCommands = map[string]bool{"mset": true, "msetnx": true, "msetex": true}
+
+// dbCommands take a database number that must be 0 on a cluster.
+var dbCommands = map[string]bool{"copy": true, "move": true}
+
+// containers are the commands with subcommands, whose method names join
+// the two: ObjectEncoding, XGroupCreate.
+func containers(cmds map[string]*keyspace.Command) map[string]bool {
+	out := map[string]bool{}
+	for name := range cmds {
+		if parent, _, ok := strings.Cut(name, "|"); ok {
+			out[parent] = true
+		}
+	}
+	return out
+}
+
+// commandOverrides name the command where the method's code does not say
+// it in a way the generator reads.
+var commandOverrides = map[string]string{
+	"VClearAttributes": "vsetattr",
+	// v8: ZADD ... INCR
+	"ZIncr":   "zadd",
+	"ZIncrNX": "zadd",
+	"ZIncrXX": "zadd",
+}
+
+// skipMethods are left out of the table.
+var skipMethods = map[string]string{
+	"JSONDebugMemory": "go-redis panics: not implemented",
+}
+
+// unexpressible are methods whose keys no selector can describe.
+var unexpressible = map[string]string{
+	"XReadStreams": "streams ...string holds the streams and then their IDs",
+}
+
+// A Table is the generated method table of one client, with what was left
+// out and why.
+type Table struct {
+	Client  Client
+	Methods []*Method
+	// Missing are methods with keys whose command is not in the commands
+	// table, as "Method (COMMAND)".
+	Missing []string
+	// Unexpressible are methods whose keys no selector describes.
+	Unexpressible []string
+}
+
+// Generate builds the method table of a client from its API and the
+// commands table.
+func Generate(c Client, api *API, cmds map[string]*keyspace.Command) (*Table, error) {
+	t := &Table{Client: c}
+	conts := containers(cmds)
+	have := map[string]bool{}
+	for _, s := range specials {
+		qualified := func(recv string) bool { return false }
+		if len(api.Targets(s.name, qualified)) == 0 {
+			continue
+		}
+		m := s.m
+		t.Methods = append(t.Methods, &m)
+		have[s.name] = true
+	}
+	cmdable, ok := api.Types.Scope().Lookup("Cmdable").Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil, fmt.Errorf("%s: Cmdable is not an interface", api.Path)
+	}
+	var errs []string
+	for i := 0; i < cmdable.NumMethods(); i++ {
+		fn := cmdable.Method(i)
+		name := fn.Name()
+		if have[name] || skipMethods[name] != "" {
+			continue
+		}
+		m, missing, err := api.method(fn, cmds, conts)
+		switch {
+		case err != nil:
+			errs = append(errs, err.Error())
+		case missing != "":
+			t.Missing = append(t.Missing, fmt.Sprintf("%s (%s)", name, missing))
+		case m != nil && len(m.Keys) == 0:
+			if _, ok := unexpressible[name]; ok {
+				t.Unexpressible = append(t.Unexpressible, name)
+			} else {
+				errs = append(errs, fmt.Sprintf("%s.%s sends %s, which takes keys, but no parameter is a key; add the method to the generator's overrides", api.Path, name, m.Command))
+			}
+		case m != nil:
+			t.Methods = append(t.Methods, m)
+		}
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
+	sort.Strings(t.Missing)
+	sort.Strings(t.Unexpressible)
+	return t, nil
+}
+
+// method derives the rule of a Cmdable method: nil when it takes no keys;
+// missing names its command when that is not in the commands table but the
+// method has key parameters.
+func (a *API) method(fn *types.Func, cmds map[string]*keyspace.Command, conts map[string]bool) (m *Method, missing string, err error) {
+	name := fn.Name()
+	sig := fn.Type().(*types.Signature)
+	m = &Method{Name: name, Kind: keyspace.KindCommand, Fn: -1, DB: -1}
+	params := sig.Params()
+	for i := 0; i < params.Len(); i++ {
+		p := params.At(i)
+		variadic := sig.Variadic() && i == params.Len()-1
+		t := p.Type()
+		if keyParams[strings.ToLower(p.Name())] {
+			switch {
+			case variadic && isStringSlice(t):
+				m.Keys = append(m.Keys, fmt.Sprintf("%d...", i))
+				continue
+			case isStringSlice(t):
+				m.Keys = append(m.Keys, fmt.Sprintf("%d[]", i))
+				continue
+			case isString(t):
+				m.Keys = append(m.Keys, strconv.Itoa(i))
+				continue
+			}
+		}
+		st, named := structOf(t)
+		if st == nil || named.Obj().Pkg() != a.Types {
+			continue
+		}
+		if named.Obj().Name() == "Sort" {
+			for j := 0; j < st.NumFields(); j++ {
+				switch f := st.Field(j); {
+				case f.Name() == "By" && isString(f.Type()):
+					m.Patterns = append(m.Patterns, fmt.Sprintf("%d.By", i))
+				case f.Name() == "Get" && isStringSlice(f.Type()):
+					m.Patterns = append(m.Patterns, fmt.Sprintf("%d.Get[]", i))
+				}
+			}
+			continue
+		}
+		for j := 0; j < st.NumFields(); j++ {
+			f := st.Field(j)
+			key := keyFields[f.Name()]
+			if named.Obj().Name() == "GeoRadiusQuery" && strings.HasSuffix(name, "Store") && (f.Name() == "Store" || f.Name() == "StoreDist") {
+				key = true
+			}
+			if !key || !f.Exported() {
+				continue
+			}
+			switch {
+			case isStringSlice(f.Type()) && halfFields[f.Name()]:
+				m.Keys = append(m.Keys, fmt.Sprintf("%d.%s[:half]", i, f.Name()))
+			case isStringSlice(f.Type()):
+				m.Keys = append(m.Keys, fmt.Sprintf("%d.%s[]", i, f.Name()))
+			case isString(f.Type()):
+				m.Keys = append(m.Keys, fmt.Sprintf("%d.%s", i, f.Name()))
+			}
+		}
+	}
+
+	cmd := commandOverrides[name]
+	if cmd == "" {
+		cmd = a.commandOf(name, conts)
+	}
+	if cmd == "" {
+		if len(m.Keys) > 0 {
+			return nil, "", fmt.Errorf("%s.%s: no command name found in its code; add it to the generator's commandOverrides", a.Path, name)
+		}
+		return nil, "", nil
+	}
+	c := cmds[cmd]
+	upper := strings.ToUpper(strings.ReplaceAll(cmd, "|", " "))
+	if c == nil {
+		if len(m.Keys) > 0 {
+			return nil, upper, nil
+		}
+		return nil, "", nil
+	}
+	m.Command = upper
+	if !hasKeys(c) {
+		// A parameter named like a key that Redis does not take as one
+		// (CLUSTER KEYSLOT, DEBUG OBJECT).
+		return nil, "", nil
+	}
+	if pairCommands[cmd] {
+		if sig.Variadic() {
+			m.Keys = append(m.Keys, fmt.Sprintf("%d...pairs", params.Len()-1))
+		}
+	}
+	if dbCommands[cmd] {
+		for i := 0; i < params.Len(); i++ {
+			if p := params.At(i); p.Name() == "db" && isInt(p.Type()) {
+				m.DB = i
+			}
+		}
+	}
+	if n, ok := fixedKeys(c); ok && len(m.Keys) > 0 && len(m.Patterns) == 0 {
+		single := 0
+		for _, k := range m.Keys {
+			if s, err := keyspace.ParseSelector(k); err == nil && !s.Variadic && !s.Slice {
+				single++
+			}
+		}
+		if single != len(m.Keys) || single != n {
+			return nil, "", fmt.Errorf("%s.%s: %s takes %d keys, but the generator found %v; fix the generator's rules", a.Path, name, upper, n, m.Keys)
+		}
+	}
+	return m, "", nil
+}
+
+// hasKeys reports whether a command takes keys: a key spec not flagged
+// NOT_KEY.
+func hasKeys(c *keyspace.Command) bool {
+	for _, ks := range c.Keys {
+		if !slices.Contains(ks.Flags, "NOT_KEY") {
+			return true
+		}
+	}
+	return false
+}
+
+// fixedKeys returns the number of keys of a command whose key specs are all
+// single keys at fixed places.
+func fixedKeys(c *keyspace.Command) (int, bool) {
+	n := 0
+	for _, ks := range c.Keys {
+		if slices.Contains(ks.Flags, "NOT_KEY") {
+			continue
+		}
+		if ks.Keyword != "" || ks.IsKeyNum || ks.LastKey != 0 {
+			return 0, false
+		}
+		n++
+	}
+	return n, n > 0
+}
+
+// commandOf finds the command a Cmdable method sends from its code: the
+// first string literal of its body, or of the bodies of methods of the same
+// receiver that it calls, that names the method (the literal, without '.'
+// and '_', is a prefix of the method's name in lower case, or the name of
+// it). For a command with subcommands, the next literal names the
+// subcommand. It returns "" when no literal fits.
+func (a *API) commandOf(name string, conts map[string]bool) string {
+	var fd *ast.FuncDecl
+	var recv string
+	for _, r := range []string{"cmdable", "statefulCmdable"} {
+		if d := a.funcs[r][name]; d != nil {
+			fd, recv = d, r
+			break
+		}
+	}
+	if fd == nil {
+		return ""
+	}
+	var lits []string
+	seen := map[*ast.FuncDecl]bool{}
+	var walk func(fd *ast.FuncDecl)
+	walk = func(fd *ast.FuncDecl) {
+		if seen[fd] {
+			return
+		}
+		seen[fd] = true
+		recvIdent := ""
+		if fd.Recv != nil && len(fd.Recv.List[0].Names) == 1 {
+			recvIdent = fd.Recv.List[0].Names[0].Name
+		}
+		// The parameters' type names, to follow sort.args(...) into the
+		// method args of Sort.
+		paramTypes := map[string]string{}
+		for _, f := range fd.Type.Params.List {
+			for _, n := range f.Names {
+				paramTypes[n.Name] = recvName(f.Type)
+			}
+		}
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.STRING {
+					if s, err := strconv.Unquote(n.Value); err == nil {
+						lits = append(lits, s)
+					}
+				}
+			case *ast.CallExpr:
+				// The literals passed come before those of the callee.
+				for _, arg := range n.Args {
+					ast.Inspect(arg, visit)
+				}
+				var callee *ast.FuncDecl
+				switch fun := n.Fun.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := fun.X.(*ast.Ident); ok {
+						if id.Name == recvIdent {
+							callee = a.funcs[recv][fun.Sel.Name]
+						} else if t := paramTypes[id.Name]; t != "" {
+							callee = a.funcs[t][fun.Sel.Name]
+						}
+					}
+					ast.Inspect(fun.X, visit)
+				case *ast.Ident:
+					callee = a.funcs[""][fun.Name]
+				}
+				if callee != nil {
+					walk(callee)
+				}
+				return false
+			}
+			return true
+		}
+		ast.Inspect(fd.Body, visit)
+	}
+	walk(fd)
+	lower := strings.ToLower(name)
+	norm := func(s string) string {
+		return strings.NewReplacer(".", "", "_", "").Replace(strings.ToLower(s))
+	}
+	fits := func(prefix string) bool {
+		return prefix != "" && (strings.HasPrefix(lower, prefix) || strings.HasPrefix(prefix, lower))
+	}
+	for i, l := range lits {
+		if !fits(norm(l)) {
+			continue
+		}
+		cmd := strings.ToLower(l)
+		if !conts[cmd] {
+			return cmd
+		}
+		for _, sub := range lits[i+1:] {
+			if fits(norm(l) + norm(sub)) {
+				return cmd + "|" + strings.ToLower(sub)
+			}
+		}
+		return cmd
+	}
+	return ""
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
+func isInt(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isStringSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	return ok && isString(s.Elem())
+}
+
+// structOf returns the struct type of a named struct or a pointer to one.
+func structOf(t types.Type) (*types.Struct, *types.Named) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return nil, nil
+	}
+	s, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return nil, nil
+	}
+	return s, n
+}
+
+// Format writes the clients section: the tables of the clients in order.
+func Format(tables []*Table, commandsSource string) string {
+	var b strings.Builder
+	b.WriteString("# BEGIN GENERATED clients\n")
+	b.WriteString("# Generated by go run ./internal/genmethods from the go-redis versions in\n")
+	b.WriteString("# go.mod and the commands table below. Do not edit this section by hand:\n")
+	b.WriteString("# run the generator again, or override methods in your own rules file.\n")
+	b.WriteString("clients:\n")
+	for _, t := range tables {
+		fmt.Fprintf(&b, "  %s:\n", t.Client.Name)
+		fmt.Fprintf(&b, "    packages: [%s]\n", t.Client.Path)
+		b.WriteString("    methods:\n")
+		for _, m := range t.Methods {
+			fmt.Fprintf(&b, "      %s\n", m.Line())
+		}
+		if len(t.Unexpressible) > 0 {
+			wrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, ", ")+".")
+		}
+		if len(t.Missing) > 0 {
+			wrapComment(&b, "    ", "Not described until the commands table "+commandsSource+"has their commands: "+strings.Join(t.Missing, ", ")+".")
+		}
+	}
+	b.WriteString("# END GENERATED clients\n")
+	return b.String()
+}
+
+func wrapComment(b *strings.Builder, indent, text string) {
+	line := indent + "#"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > 78 && len(line) > len(indent)+1 {
+			b.WriteString(line + "\n")
+			line = indent + "#"
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
+}

@@ -1,0 +1,175 @@
+// Command genmethods writes the clients section of slotlint's rules.yaml: for
+// go-redis v9 and v8, every client method that takes keys, with the Redis
+// command it sends and selectors for its key parameters, and the methods that
+// run scripts, functions, transactions, pipelines and raw commands.
+//
+// It type-checks the go-redis versions that go.mod pins, from source, and
+// walks the methods of their Cmdable interface. A parameter is a key by its
+// name (key, keys, destination, source, newkey, store, ...) or as a key field
+// of an argument struct (XAddArgs.Stream, ZStore.Keys, XReadArgs.Streams,
+// ...); the command is the string literal in the method's code that names
+// it. The commands table of rules.yaml (written by internal/gencommands)
+// decides which commands take keys: a method is listed when its command is
+// in the table and takes keys, and the generator fails when the parameters
+// it found do not fit the command's key specs, so that a new irregular
+// method gets an override here rather than a wrong rule.
+//
+// It rewrites only the lines from "# BEGIN GENERATED clients" to
+// "# END GENERATED clients". Run it after gencommands; from the module root:
+//
+//	go run ./internal/genmethods [-o rules.yaml] [-check]
+//
+// With -check it writes nothing and fails when the section is out of date.
+package main
+
+//go:generate go run . -o ../../rules.yaml
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+func main() {
+	out := flag.String("o", "rules.yaml", "the rules file to update")
+	check := flag.Bool("check", false, "fail if the section is out of date instead of writing it")
+	flag.Parse()
+	if err := run(*out, *check); err != nil {
+		fmt.Fprintln(os.Stderr, "genmethods:", err)
+		os.Exit(1)
+	}
+}
+
+func run(path string, check bool) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	section, err := Build(path, data, func(c Client) (*API, error) { return Load(c.Path, ".") })
+	if err != nil {
+		return err
+	}
+	updated, err := ReplaceSection(data, section)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if bytes.Equal(updated, data) {
+		return nil
+	}
+	if check {
+		return fmt.Errorf("%s: the clients section is out of date; run go run ./internal/genmethods", path)
+	}
+	return os.WriteFile(path, updated, 0o666)
+}
+
+// Build generates the clients section for the rules file data, with the
+// APIs that load returns.
+func Build(path string, data []byte, load func(Client) (*API, error)) (string, error) {
+	cmds, source, err := Commands(path, data)
+	if err != nil {
+		return "", err
+	}
+	var tables []*Table
+	for _, c := range Clients {
+		api, err := load(c)
+		if err != nil {
+			return "", err
+		}
+		t, err := Generate(c, api, cmds)
+		if err != nil {
+			return "", err
+		}
+		tables = append(tables, t)
+	}
+	return Format(tables, source), nil
+}
+
+const (
+	beginCommands = "# BEGIN GENERATED commands"
+	endCommands   = "# END GENERATED commands"
+	beginClients  = "# BEGIN GENERATED clients"
+	endClients    = "# END GENERATED clients"
+)
+
+var redisVersionRE = regexp.MustCompile(`Redis (\d+\.\d+\.\d+)`)
+
+// Commands parses the commands section of a rules file. source names where
+// the table came from, "(Redis 7.0.15) ", or is "".
+func Commands(path string, data []byte) (map[string]*keyspace.Command, string, error) {
+	begin, end, err := markers(data, beginCommands, endCommands)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %v", path, err)
+	}
+	// Keep the lines where they are in the file, for error positions.
+	lines := bytes.Count(data[:begin], []byte("\n"))
+	doc := append([]byte("version: 1\n"), bytes.Repeat([]byte("\n"), max(lines-1, 0))...)
+	doc = append(doc, data[begin:end]...)
+	r, err := keyspace.ParseRules(path, doc)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(r.Commands) == 0 {
+		return nil, "", fmt.Errorf("%s: the commands table is empty; run go run ./internal/gencommands first", path)
+	}
+	source := ""
+	if m := redisVersionRE.FindSubmatch(data[begin:end]); m != nil {
+		source = "(Redis " + string(m[1]) + ") "
+	}
+	return r.Commands, source, nil
+}
+
+// ReplaceSection replaces the lines from the clients begin marker to the end
+// marker, both included, with section.
+func ReplaceSection(data []byte, section string) ([]byte, error) {
+	begin, end, err := markers(data, beginClients, endClients)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	out = append(out, data[:begin]...)
+	out = append(out, section...)
+	out = append(out, data[end:]...)
+	return out, nil
+}
+
+// markers returns the offset of the line with the begin marker and the
+// offset just past the line with the end marker.
+func markers(data []byte, beginMarker, endMarker string) (begin, end int, err error) {
+	begin = lineOf(data, beginMarker, 0)
+	if begin < 0 {
+		return 0, 0, fmt.Errorf("no line %q", beginMarker)
+	}
+	e := lineOf(data, endMarker, begin)
+	if e < 0 {
+		return 0, 0, fmt.Errorf("no line %q after %q", endMarker, beginMarker)
+	}
+	end = e + len(endMarker)
+	if end < len(data) && data[end] == '\n' {
+		end++
+	}
+	return begin, end, nil
+}
+
+// lineOf returns the offset of the first line at or after from that is
+// exactly marker, or -1.
+func lineOf(data []byte, marker string, from int) int {
+	for off := from; off < len(data); {
+		next := bytes.IndexByte(data[off:], '\n')
+		line := data[off:]
+		if next >= 0 {
+			line = data[off : off+next]
+		}
+		if string(bytes.TrimRight(line, "\r")) == marker {
+			return off
+		}
+		if next < 0 {
+			break
+		}
+		off += next + 1
+	}
+	return -1
+}
