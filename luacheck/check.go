@@ -46,6 +46,14 @@ type Call struct {
 	// Cluster is true when the client may talk to a Redis Cluster: a
 	// ClusterClient, a UniversalClient, a Ring and the like.
 	Cluster bool
+	// ReadOnly is true when the script runs with EVAL_RO or EVALSHA_RO.
+	ReadOnly bool
+}
+
+// CommandsFrom returns the command lookup that Check takes, over a rule
+// set's commands table.
+func CommandsFrom(r *keyspace.Rules) func(name string) *keyspace.Command {
+	return func(name string) *keyspace.Command { return r.Command(name) }
 }
 
 // A Finding is one problem of a script, or of a call of it.
@@ -120,6 +128,9 @@ func (c *checker) flags() {
 	sh := c.s.Shebang
 	if sh == nil {
 		return
+	}
+	if c.call.ReadOnly && !sh.NoWrites() {
+		c.add(CategoryFlags, sh.Line, 1, "the script runs with EVAL_RO, but its shebang lacks flags=no-writes, so Redis 7 refuses it (\"Can not execute a script with write flag using *_ro command\"); add no-writes to its flags, or run it with EVAL")
 	}
 	for _, p := range c.s.shebangProblems {
 		c.add(CategoryFlags, sh.Line, p.col, "%s", p.msg)
@@ -213,8 +224,12 @@ func (c *checker) site(st *site) {
 		if cmd == nil {
 			continue
 		}
-		if c.s.Shebang.NoWrites() && cmd.IsWrite() {
+		switch {
+		case !cmd.IsWrite():
+		case c.s.Shebang.NoWrites():
 			c.add(CategoryFlags, st.line, st.col, "%s writes, but the shebang has flags=no-writes, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); drop no-writes or the write", st.text)
+		case c.call.ReadOnly && c.s.Shebang == nil:
+			c.add(CategoryFlags, st.line, st.col, "%s writes, but the script runs with EVAL_RO, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); run it with EVAL or drop the write", st.text)
 		}
 		slots := c.expand(st)
 		argv := make([]string, len(slots)+1)
@@ -383,7 +398,6 @@ func isIdent(e ast.Expr) bool {
 // verdict says whether an undeclared key shares the slot of the declared
 // keys, and what Redis 7 makes of it.
 func (c *checker) verdict(v *value) string {
-	k := keyOf(v, c.call)
 	decl := c.declaredKeys()
 	if len(decl) == 0 {
 		if c.call.KnownKeyCount {
@@ -391,38 +405,104 @@ func (c *checker) verdict(v *value) string {
 		}
 		return "the script reads no KEYS, so nothing ties the key to the node that runs the script: it is wrong on Redis Cluster too"
 	}
+	// A key built from KEYS[i] with a variable i is as good as the worst
+	// of the keys the call passes.
+	worst := keyspace.Verdict(-1)
+	var wv *value
+	var wk keyspace.Key
+	var wd declared
+	for _, x := range c.variants(v) {
+		k := keyOf(x, c.call)
+		verdict, d := compare(k, decl)
+		if verdict > worst {
+			worst, wv, wk, wd = verdict, x, k, d
+		}
+	}
+	works := "so it works on Redis Cluster but breaks cluster proxies and the rule that every key is declared"
+	switch worst {
+	case keyspace.Same:
+		if s := wd.key.Subject(); s.Kind == keyspace.SubjectTag {
+			return fmt.Sprintf("it keeps the hashtag %s of %s, %s", tagText(s), wd.label, works)
+		}
+		return fmt.Sprintf("it is in the slot of %s, %s", wd.label, works)
+	case keyspace.Different:
+		return fmt.Sprintf("it is wrong on Redis Cluster too (%s vs %s of %s): %s", subjectText(wk), subjectText(wd.key), wd.label, c.crossSlotRule(false))
+	}
+	if wv.kind == kConcat && wv.parts[0].kind == kKey && wv.parts[0].idx > 0 {
+		if keyOf(wv.parts[0], c.call).Subject().Kind == keyspace.SubjectUnknown {
+			first := exprOf(wv.parts[0])
+			return fmt.Sprintf("it stays in the slot of %s only if %s has a hashtag: %s", first, first, c.crossSlotRule(true))
+		}
+	}
+	why := ""
+	if wk.Subject().Kind != keyspace.SubjectUnknown || wd.key.Subject().Kind != keyspace.SubjectUnknown {
+		why = fmt.Sprintf(" (%s vs %s of %s)", subjectText(wk), subjectText(wd.key), wd.label)
+	}
+	return fmt.Sprintf("it may be in another slot than %s%s, which is wrong on Redis Cluster too: %s", wd.label, why, c.crossSlotRule(true))
+}
+
+// compare returns the best verdict of a key against the declared keys, and
+// the declared key it is about.
+func compare(k keyspace.Key, decl []declared) (keyspace.Verdict, declared) {
 	best := keyspace.Different + 1
 	var bestD declared
 	for _, d := range decl {
-		col := keyspace.Colocate(d.key, k)
-		if col.Verdict < best {
+		if col := keyspace.Colocate(d.key, k); col.Verdict < best {
 			best, bestD = col.Verdict, d
 		}
 		if best == keyspace.Same {
 			break
 		}
 	}
-	works := "so it works on Redis Cluster but breaks cluster proxies and the rule that every key is declared"
-	switch best {
-	case keyspace.Same:
-		if s := bestD.key.Subject(); s.Kind == keyspace.SubjectTag {
-			return fmt.Sprintf("it keeps the hashtag %s of %s, %s", tagText(s), bestD.label, works)
+	return best, bestD
+}
+
+// maxVariants bounds the keys passed that a KEYS[i] with a variable i is
+// tried with.
+const maxVariants = 64
+
+// variants returns the value with each KEYS[i] of a variable i replaced by
+// each of the keys the call passes, when the call tells them.
+func (c *checker) variants(v *value) []*value {
+	n := len(c.call.Keys)
+	if !c.call.KnownKeyCount || n == 0 || n > maxVariants || !hasAnyKey(v) {
+		return []*value{v}
+	}
+	out := make([]*value, n)
+	for i := range out {
+		out[i] = substituteKey(v, i+1)
+	}
+	return out
+}
+
+func hasAnyKey(v *value) bool {
+	switch v.kind {
+	case kKey:
+		return v.idx == 0
+	case kConcat:
+		for _, p := range v.parts {
+			if hasAnyKey(p) {
+				return true
+			}
 		}
-		return fmt.Sprintf("it is in the slot of %s, %s", bestD.label, works)
-	case keyspace.Different:
-		return fmt.Sprintf("it is wrong on Redis Cluster too (%s vs %s of %s): %s", subjectText(k), subjectText(bestD.key), bestD.label, c.crossSlotRule(false))
 	}
-	if v.kind == kConcat && v.parts[0].kind == kKey && v.parts[0].idx > 0 {
-		first := keyOf(v.parts[0], c.call)
-		if first.Subject().Kind == keyspace.SubjectUnknown {
-			return fmt.Sprintf("it stays in the slot of %s only if %s has a hashtag: %s", exprOf(v.parts[0]), exprOf(v.parts[0]), c.crossSlotRule(true))
+	return false
+}
+
+func substituteKey(v *value, idx int) *value {
+	switch v.kind {
+	case kKey:
+		if v.idx == 0 {
+			return keyValue(idx)
 		}
+	case kConcat:
+		parts := make([]*value, len(v.parts))
+		for i, p := range v.parts {
+			parts[i] = substituteKey(p, idx)
+		}
+		return concatValue(parts...)
 	}
-	why := ""
-	if k.Subject().Kind != keyspace.SubjectUnknown || bestD.key.Subject().Kind != keyspace.SubjectUnknown {
-		why = fmt.Sprintf(" (%s vs %s of %s)", subjectText(k), subjectText(bestD.key), bestD.label)
-	}
-	return fmt.Sprintf("it may be in another slot than %s%s, which is wrong on Redis Cluster too: %s", bestD.label, why, c.crossSlotRule(true))
+	return v
 }
 
 // crossSlotRule says what Redis 7 does with a script that touches a key in
