@@ -1,0 +1,137 @@
+package slotlint
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// The clients section of rules.yaml is written by internal/genmethods, after
+// the commands section that rules.go's go:generate line writes; go generate
+// ./... runs both, in that order.
+
+//go:embed rules.yaml
+var builtinSource []byte
+
+// BuiltinSource returns the text of the built-in rules file, rules.yaml. The
+// slice is a copy.
+func BuiltinSource() []byte {
+	return slices.Clone(builtinSource)
+}
+
+var builtin = sync.OnceValue(func() *keyspace.Rules {
+	r, err := keyspace.ParseRules("rules.yaml", builtinSource)
+	if err == nil {
+		err = r.Validate()
+	}
+	if err != nil {
+		// The tests prove the embedded file valid; this is a broken build.
+		panic("slotlint: the built-in rules.yaml is invalid:\n" + err.Error())
+	}
+	return r
+})
+
+// Builtin returns the built-in rule set, parsed from the embedded rules.yaml
+// once. It is shared: treat it as read-only, and use Merge to lay other rules
+// over it.
+func Builtin() *keyspace.Rules {
+	return builtin()
+}
+
+// LoadRules returns the rule set slotlint works from: the built-in set with
+// the user's rules file merged over it (see keyspace.Rules.Merge), validated
+// as a whole. With userFile "" it is the built-in set. Faults are reported
+// as a *keyspace.RulesError whose every line is file:line:col: message;
+// besides what keyspace.ParseRules and Validate check, a check name in the
+// user's file that slotlint does not have is a fault.
+func LoadRules(userFile string) (*keyspace.Rules, error) {
+	base := Builtin()
+	if userFile == "" {
+		return base, nil
+	}
+	data, err := os.ReadFile(userFile)
+	if err != nil {
+		return nil, fmt.Errorf("reading rules: %w", err)
+	}
+	user, err := keyspace.ParseRules(userFile, data)
+	if err != nil {
+		return nil, err
+	}
+	faults := unknownChecks(userFile, data, user, base)
+	merged := base.Merge(user)
+	if err := merged.Validate(); err != nil {
+		var re *keyspace.RulesError
+		if !errors.As(err, &re) {
+			return nil, err
+		}
+		faults = append(faults, re.Faults...)
+	}
+	if len(faults) > 0 {
+		return nil, &keyspace.RulesError{Faults: faults}
+	}
+	return merged, nil
+}
+
+// unknownChecks reports the checks of the user's rules that the built-in set
+// does not list, at their line in the user's file.
+func unknownChecks(file string, data []byte, user, base *keyspace.Rules) []*keyspace.Fault {
+	var names []string
+	for name := range user.Checks {
+		if _, ok := base.Checks[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	known := make([]string, 0, len(base.Checks))
+	for name := range base.Checks {
+		known = append(known, name)
+	}
+	slices.Sort(known)
+	var faults []*keyspace.Fault
+	for _, name := range names {
+		faults = append(faults, &keyspace.Fault{
+			Pos: checkPos(file, data, name),
+			Msg: fmt.Sprintf("unknown check %q; slotlint's checks are %s", name, strings.Join(known, ", ")),
+		})
+	}
+	slices.SortFunc(faults, func(a, b *keyspace.Fault) int {
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
+	return faults
+}
+
+// checkPos finds the key of a check under checks: in a rules file, or
+// returns the file's start.
+func checkPos(file string, data []byte, name string) keyspace.Pos {
+	pos := keyspace.Pos{File: file, Line: 1, Col: 1}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return pos
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "checks" {
+			continue
+		}
+		checks := root.Content[i+1]
+		for j := 0; j+1 < len(checks.Content); j += 2 {
+			if k := checks.Content[j]; k.Value == name {
+				return keyspace.Pos{File: file, Line: k.Line, Col: k.Column}
+			}
+		}
+	}
+	return pos
+}

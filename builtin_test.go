@@ -1,0 +1,248 @@
+package slotlint
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+const (
+	v9 = "github.com/redis/go-redis/v9"
+	v8 = "github.com/go-redis/redis/v8"
+)
+
+// TestBuiltinValid proves the embedded rules.yaml parses and validates.
+func TestBuiltinValid(t *testing.T) {
+	r, err := keyspace.ParseRules("rules.yaml", builtinSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b := Builtin()
+	if b != Builtin() {
+		t.Error("Builtin parses more than once")
+	}
+	if b.Version != keyspace.SchemaVersion {
+		t.Errorf("version %d", b.Version)
+	}
+	if len(b.Families) != 0 || len(b.Groups) != 0 || len(b.Wrappers) != 0 {
+		t.Errorf("the built-in set declares families %v, groups %v or wrappers %v", b.Families, b.Groups, b.Wrappers)
+	}
+	if len(b.Commands) < 200 {
+		t.Errorf("only %d commands", len(b.Commands))
+	}
+	var names []string
+	for _, c := range b.Clients {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "go-redis v9,go-redis v8" {
+		t.Errorf("clients %v", names)
+	}
+}
+
+func TestBuiltinChecks(t *testing.T) {
+	want := map[string]keyspace.Severity{
+		"cross-slot":             keyspace.SeverityError,
+		"maybe-cross-slot":       keyspace.SeverityWarning,
+		"copy-db":                keyspace.SeverityError,
+		"ignore-directive":       keyspace.SeverityWarning,
+		"lua-syntax":             keyspace.SeverityError,
+		"undeclared-key":         keyspace.SeverityError,
+		"script-arity":           keyspace.SeverityError,
+		"script-flags":           keyspace.SeverityError,
+		"read-outside-watch":     keyspace.SeverityWarning,
+		"tx-write-outside-multi": keyspace.SeverityError,
+		"unbounded-watch-retry":  keyspace.SeverityWarning,
+		"retry-on-any-error":     keyspace.SeverityWarning,
+		"unwatched-decision-key": keyspace.SeverityWarning,
+		"lost-update":            keyspace.SeverityWarning,
+	}
+	b := Builtin()
+	if len(b.Checks) != len(want) {
+		t.Errorf("%d checks, want %d: %v", len(b.Checks), len(want), b.Checks)
+	}
+	for name, sev := range want {
+		if got := b.Severity(name); got != sev {
+			t.Errorf("%s: %s, want %s", name, got, sev)
+		}
+	}
+}
+
+func TestBuiltinLookups(t *testing.T) {
+	b := Builtin()
+	for _, pkg := range []string{v9, v8} {
+		m := b.Method(pkg, "Client", "Rename")
+		if m == nil || m.Command != "RENAME" || len(m.Keys) != 2 {
+			t.Errorf("%s Rename: %+v", pkg, m)
+		}
+		if m := b.Method(pkg, "Tx", "Watch"); m == nil || m.Kind != keyspace.KindCommand || m.Keys[0].Param != 1 {
+			t.Errorf("%s Tx.Watch: %+v", pkg, m)
+		}
+		if m := b.Method(pkg, "ClusterClient", "Watch"); m == nil || m.Kind != keyspace.KindWatch || m.Fn != 1 {
+			t.Errorf("%s ClusterClient.Watch: %+v", pkg, m)
+		}
+		if m := b.Method(pkg, "Script", "Run"); m == nil || m.Script != keyspace.ReceiverParam {
+			t.Errorf("%s Script.Run: %+v", pkg, m)
+		}
+		if m := b.Method(pkg, "", "NewScript"); m == nil || m.Kind != keyspace.KindNewScript {
+			t.Errorf("%s NewScript: %+v", pkg, m)
+		}
+		if m := b.Method(pkg, "Pipeline", "Exec"); m == nil || m.Kind != keyspace.KindExec {
+			t.Errorf("%s Exec: %+v", pkg, m)
+		}
+	}
+	if c := b.Command("OBJECT ENCODING"); c == nil || c.Name != "object|encoding" {
+		t.Errorf("OBJECT ENCODING: %+v", c)
+	}
+	if c := b.Command("mget"); c == nil || !c.Split || len(c.Keys) != 1 {
+		t.Errorf("mget: %+v", c)
+	}
+}
+
+func TestBuiltinSource(t *testing.T) {
+	onDisk, err := os.ReadFile("rules.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := BuiltinSource()
+	if !bytes.Equal(src, onDisk) {
+		t.Error("BuiltinSource differs from rules.yaml")
+	}
+	src[0] = '!'
+	if BuiltinSource()[0] == '!' {
+		t.Error("BuiltinSource returns the embedded bytes, not a copy")
+	}
+}
+
+func writeRules(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "slotlint.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadRules(t *testing.T) {
+	r, err := LoadRules("")
+	if err != nil || r != Builtin() {
+		t.Fatalf("LoadRules(\"\") = %p, %v", r, err)
+	}
+
+	path := writeRules(t, `version: 1
+checks:
+  lost-update: off
+  maybe-cross-slot: error
+families:
+  job: "emq:{<queue>}:job:<id>"
+  pending: "emq:{<queue>}:pending"
+groups:
+  queue: [job, pending]
+wrappers:
+  "(*example.com/shop/store.Repo).Move": {command: LMOVE, keys: ["1", "2"]}
+clients:
+  go-redis v9:
+    methods:
+      Get: {command: GET, keys: ["1"]}
+commands:
+  json.get: {arity: -2, flags: [readonly], keys: [{index: 1, lastkey: 0, step: 1}]}
+`)
+	r, err = LoadRules(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Severity("lost-update") != keyspace.SeverityOff || r.Severity("maybe-cross-slot") != keyspace.SeverityError || r.Severity("cross-slot") != keyspace.SeverityError {
+		t.Errorf("checks: %v", r.Checks)
+	}
+	if f, values, ok := r.Match("emq:{q}:job:7"); !ok || f.Name != "job" || strings.Join(values, ",") != "q,7" {
+		t.Errorf("Match: %v %v %v", f, values, ok)
+	}
+	if w := r.Wrapper("(*example.com/shop/store.Repo).Move"); w == nil || w.Method.Command != "LMOVE" {
+		t.Errorf("wrapper: %+v", w)
+	}
+	if r.Command("JSON.GET") == nil || r.Command("get") == nil {
+		t.Error("commands not merged")
+	}
+	if m := r.Method(v9, "", "Rename"); m == nil {
+		t.Error("built-in methods lost")
+	}
+	if Builtin().Severity("lost-update") != keyspace.SeverityWarning || len(Builtin().Families) != 0 {
+		t.Error("LoadRules changed the built-in set")
+	}
+}
+
+func TestLoadRulesErrors(t *testing.T) {
+	path := writeRules(t, `version: 1
+checks:
+  cross-slot: fatal
+  lost-updates: off
+families:
+  job: "emq:{<queue>}:job:<id>"
+  stats: "emq:stats"
+  bad: "emq:{<queue>:x"
+groups:
+  queue: [job, stats]
+  orphan: [job, nope]
+wrappers:
+  example.com/shop/store.Get: {command: GETT, keys: ["1"]}
+`)
+	_, err := LoadRules(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	var re *keyspace.RulesError
+	if !errors.As(err, &re) {
+		t.Fatalf("%T: %v", err, err)
+	}
+	// Parse faults come first, alone: the set is not merged until the file
+	// parses.
+	want := []string{
+		path + `:3:15: severity "fatal" for check "cross-slot" is not one of error, warning, off`,
+		path + `:8:13: template "emq:{<queue>:x": '{' opens a hashtag section that is never closed with '}' (column 5 of the template)`,
+	}
+	if got := strings.Split(err.Error(), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+
+	path = writeRules(t, `version: 1
+checks:
+  lost-updates: off
+families:
+  job: "emq:{<queue>}:job:<id>"
+  stats: "emq:stats"
+groups:
+  queue: [job, stats]
+  orphan: [job, nope]
+wrappers:
+  example.com/shop/store.Get: {command: GETT, keys: ["1"]}
+`)
+	_, err = LoadRules(path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want = []string{
+		path + `:3:3: unknown check "lost-updates"; slotlint's checks are copy-db, cross-slot, ignore-directive, lost-update, lua-syntax, maybe-cross-slot, read-outside-watch, retry-on-any-error, script-arity, script-flags, tx-write-outside-multi, unbounded-watch-retry, undeclared-key, unwatched-decision-key`,
+		path + `:8:3: group "queue": families job ("emq:{<queue>}:job:<id>", hashtag {<queue>}) and stats ("emq:stats", no hashtag) are not proven to share a slot; give them the same hashtag, such as {<queue>} in both`,
+		path + `:9:3: group "orphan" names family "nope", which is not defined; defined families: job, stats`,
+		path + `:11:31: wrapper "example.com/shop/store.Get" sends command GETT, which is not in the commands table`,
+	}
+	if got := err.Error(); got != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+
+	path = writeRules(t, "version: 1\nchecks:\n  cross-slot: error\n   lost-update: off\n")
+	if _, err := LoadRules(path); err == nil || err.Error() != path+":4:15: invalid YAML: mapping values are not allowed in this context" {
+		t.Errorf("syntax error: %v", err)
+	}
+
+	if _, err := LoadRules(filepath.Join(t.TempDir(), "missing.yaml")); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
