@@ -266,8 +266,9 @@ var halfFields = map[string]bool{"Streams": true}
 // pairCommands take keys and values in turns (MSET k1 v1 k2 v2).
 var pairCommands = map[string]bool{"mset": true, "msetnx": true, "msetex": true}
 
-// dbCommands take a database number that must be 0 on a cluster.
-var dbCommands = map[string]bool{"copy": true, "move": true}
+// dbCommands take a database number that must be 0 on a cluster. (MOVE is
+// refused on a cluster whatever its database, so its db is not one.)
+var dbCommands = map[string]bool{"copy": true}
 
 // containers are the commands with subcommands, whose method names join
 // the two: ObjectEncoding, XGroupCreate.
