@@ -1,0 +1,749 @@
+package clustercheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// AuditOptions configure Audit. The zero value audits every key.
+type AuditOptions struct {
+	// Match is a SCAN MATCH pattern; "" audits every key.
+	Match string
+	// Rules give the key families keys are classified against; with nil
+	// rules, or rules without families, keys are not classified.
+	Rules *keyspace.Rules
+	// Count is the SCAN COUNT hint; 0 means 1000.
+	Count int64
+	// Rate limits the keys read per second, over all nodes; 0 means no
+	// limit.
+	Rate float64
+	// Examples is the number of example keys kept per kind of problem; 0
+	// means 5.
+	Examples int
+	// Progress, when set, is called after each SCAN batch, never by two
+	// goroutines at once.
+	Progress func(AuditProgress)
+	// SnapshotEvery is how often the audit looks at the cluster's slot map
+	// while it scans, to notice slots that move; 0 means 250ms.
+	SnapshotEvery time.Duration
+}
+
+// AuditProgress is how far an audit has got.
+type AuditProgress struct {
+	// Keys is the number of keys read so far.
+	Keys int64
+	// Total is the number of keys in the nodes (DBSIZE) when the audit
+	// began, or 0 when unknown; with a MATCH pattern fewer keys are read.
+	Total int64
+	// Done and Nodes count the nodes scanned to the end, and all of them.
+	Done, Nodes int
+}
+
+// An AuditReport is what Audit found.
+type AuditReport struct {
+	// Keys is the number of keys counted.
+	Keys int64
+	// Nodes are the masters scanned, in the order of the slot map, with
+	// their keys.
+	Nodes []NodeKeys
+	// SlotKeys holds the number of keys of each slot.
+	SlotKeys []int64
+	// Families are the rules' key families, in order, with their keys.
+	Families []FamilyKeys
+	// Classified is true when keys were classified against families.
+	Classified bool
+	// Unmatched are the keys that match no family.
+	Unmatched Problem
+	// EmptyTag are the keys whose first braces are empty, "{}": Redis
+	// hashes the whole key, which is rarely what was meant.
+	EmptyTag Problem
+	// UnclosedTag are the keys with a '{' and no '}' after it: Redis
+	// hashes the whole key.
+	UnclosedTag Problem
+	// Orphans are keys found on a master that does not serve their slot
+	// (left behind by a failed migration).
+	Orphans Problem
+	// Recounted are the slots that moved, or were being migrated, during
+	// the audit; their keys were counted again at the end (see Audit).
+	Recounted []int
+	// Elapsed is the audit's duration.
+	Elapsed time.Duration
+}
+
+// NodeKeys is one master's share of the keys.
+type NodeKeys struct {
+	Addr  string
+	ID    string
+	Slots int   // slots served
+	Keys  int64 // keys counted for it
+}
+
+// FamilyKeys is one family's share of the keys.
+type FamilyKeys struct {
+	Name     string
+	Template string
+	Keys     int64
+}
+
+// A Problem counts keys with one kind of problem, with a few examples.
+type Problem struct {
+	Keys     int64
+	Examples []string
+}
+
+// SlotKeys is a slot with its number of keys.
+type SlotKeys struct {
+	Slot int
+	Keys int64
+	Node string
+}
+
+// HotSlots returns the n slots with the most keys, most first.
+func (r *AuditReport) HotSlots(n int) []SlotKeys {
+	var out []SlotKeys
+	for s, k := range r.SlotKeys {
+		if k > 0 {
+			out = append(out, SlotKeys{Slot: s, Keys: k})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Keys > out[j].Keys })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// SlotSkew is the keys of the fullest slot over the mean keys per slot, over
+// all 16384 slots: 1 when keys spread evenly.
+func (r *AuditReport) SlotSkew() float64 {
+	if r.Keys == 0 {
+		return 0
+	}
+	return float64(slices.Max(r.SlotKeys)) * slot.Count / float64(r.Keys)
+}
+
+// NodeSkew is the keys of the fullest master over the mean keys per master.
+func (r *AuditReport) NodeSkew() float64 {
+	if r.Keys == 0 || len(r.Nodes) == 0 {
+		return 0
+	}
+	var most int64
+	for _, n := range r.Nodes {
+		most = max(most, n.Keys)
+	}
+	return float64(most) * float64(len(r.Nodes)) / float64(r.Keys)
+}
+
+// Audit reads every key of every master, read-only, with SCAN, and tallies
+// the keys by slot, master and key family, with the keys whose hashtag is
+// empty or unclosed and those that match no family. c is a
+// *redis.ClusterClient, whose masters are all scanned, or a client of one
+// server, which alone is scanned.
+//
+// The count is exact for keys that exist, unchanged, for the whole audit,
+// even while slots move between masters. SCAN on a master sees only its own
+// keys, so a key that moves from a master not yet scanned to one already
+// scanned would be missed, and one that moves the other way counted twice.
+// Audit therefore watches the slot map (CLUSTER NODES of every master, at
+// the start, every SnapshotEvery and at the end): a slot that changes owner,
+// or that a master shows as migrating or importing, is left out of the SCAN
+// tally and counted again at the end with CLUSTER GETKEYSINSLOT on every
+// master, the migrating ones first, so that a key moving during the recount
+// is seen before it leaves. Keys are counted for the master that serves
+// their slot at the end. Two limits remain: a slot that moves away and
+// back between two looks at the slot map goes unnoticed, and SCAN itself
+// may return a key twice when a master's hash table shrinks during the
+// audit (after mass deletions). Keys created or deleted during the audit
+// may or may not be counted.
+func Audit(ctx context.Context, c redis.UniversalClient, opt AuditOptions) (*AuditReport, error) {
+	start := time.Now()
+	if opt.Count <= 0 {
+		opt.Count = 1000
+	}
+	if opt.Examples <= 0 {
+		opt.Examples = 5
+	}
+	if opt.SnapshotEvery <= 0 {
+		opt.SnapshotEvery = 250 * time.Millisecond
+	}
+	a := &auditor{opt: opt, c: c}
+	a.cls = newClassifier(opt.Rules)
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		a.cluster = cc
+		cc.ReloadState(ctx)
+	}
+	if err := a.run(ctx); err != nil {
+		return nil, err
+	}
+	r := a.report()
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+type auditor struct {
+	opt     AuditOptions
+	c       redis.UniversalClient
+	cluster *redis.ClusterClient
+	cls     *classifier
+
+	mu       sync.Mutex // guards what follows, and serializes Progress
+	tallies  []*tally
+	first    *slotMap // the slot map at the start
+	last     *slotMap
+	affected [slot.Count]bool
+	recount  *tally
+	done     int
+	nodes    int
+	total    int64
+
+	read atomic.Int64 // keys read
+	// The rate limit: keys may be read until start + read/Rate.
+	rateStart time.Time
+}
+
+// forEachNode runs fn on every master, or on the one server.
+func (a *auditor) forEachNode(ctx context.Context, fn func(ctx context.Context, n *redis.Client) error) error {
+	if a.cluster != nil {
+		return a.cluster.ForEachMaster(ctx, fn)
+	}
+	if cl, ok := a.c.(*redis.Client); ok {
+		return fn(ctx, cl)
+	}
+	return errors.New("audit needs a *redis.ClusterClient or a *redis.Client")
+}
+
+func (a *auditor) run(ctx context.Context) error {
+	if a.cluster != nil {
+		m, err := a.snapshot(ctx)
+		if err != nil {
+			return err
+		}
+		a.first, a.last = m, m
+		a.markAffected(m)
+	}
+	// Count the nodes and their keys, for the progress report.
+	var nodes int
+	var total atomic.Int64
+	err := a.forEachNode(ctx, func(ctx context.Context, n *redis.Client) error {
+		a.mu.Lock()
+		nodes++
+		a.mu.Unlock()
+		size, err := n.DBSize(ctx).Result()
+		if err != nil {
+			return fmt.Errorf("%s: DBSIZE: %w", n.Options().Addr, classify(err))
+		}
+		total.Add(size)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	a.nodes, a.total = nodes, total.Load()
+	a.rateStart = time.Now()
+
+	scanCtx, stopSnapshots := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	if a.cluster != nil {
+		wg.Go(func() {
+			t := time.NewTicker(a.opt.SnapshotEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-scanCtx.Done():
+					return
+				case <-t.C:
+				}
+				// A failed look is retried at the next tick; a node that
+				// is down fails the scan itself.
+				if m, err := a.snapshot(scanCtx); err == nil {
+					a.mu.Lock()
+					a.markAffected(m)
+					a.mu.Unlock()
+				}
+			}
+		})
+	}
+	err = a.forEachNode(ctx, a.scanNode)
+	stopSnapshots()
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	if a.cluster == nil {
+		return nil
+	}
+	m, err := a.snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.markAffected(m)
+	a.mu.Unlock()
+	return a.recountAffected(ctx)
+}
+
+// scanNode SCANs one node to the end.
+func (a *auditor) scanNode(ctx context.Context, n *redis.Client) error {
+	addr := n.Options().Addr
+	t := newTally(addr)
+	a.mu.Lock()
+	a.tallies = append(a.tallies, t)
+	first := a.first
+	a.mu.Unlock()
+	var cursor uint64
+	for {
+		keys, next, err := n.Scan(ctx, cursor, a.opt.Match, a.opt.Count).Result()
+		if err != nil {
+			return fmt.Errorf("%s: SCAN: %w", addr, classify(err))
+		}
+		for _, k := range keys {
+			s := slot.Of(k)
+			owner := first == nil || first.owner[s] == addr
+			t.add(a.cls, k, s, owner, a.opt.Examples)
+		}
+		read := a.read.Add(int64(len(keys)))
+		cursor = next
+		if cursor == 0 {
+			a.mu.Lock()
+			a.done++
+			a.mu.Unlock()
+		}
+		a.progress(read)
+		if cursor == 0 {
+			return nil
+		}
+		if err := a.pace(ctx, read); err != nil {
+			return err
+		}
+	}
+}
+
+func (a *auditor) progress(read int64) {
+	if a.opt.Progress == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.opt.Progress(AuditProgress{Keys: read, Total: a.total, Done: a.done, Nodes: a.nodes})
+}
+
+// pace waits until the rate limit allows read keys.
+func (a *auditor) pace(ctx context.Context, read int64) error {
+	if a.opt.Rate <= 0 {
+		return ctx.Err()
+	}
+	due := a.rateStart.Add(time.Duration(float64(read) / a.opt.Rate * float64(time.Second)))
+	wait := time.Until(due)
+	if wait <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// A slotMap is the slot map as the masters see it.
+type slotMap struct {
+	owner   [slot.Count]string // address of the master serving each slot
+	moving  []int              // slots a master shows as migrating or importing
+	torn    []int              // slots whose owner the masters disagree on
+	masters map[string]string  // node ID → address
+}
+
+// snapshot reads CLUSTER NODES from every master.
+func (a *auditor) snapshot(ctx context.Context) (*slotMap, error) {
+	var mu sync.Mutex
+	var views []string
+	err := a.cluster.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+		text, err := n.ClusterNodes(ctx).Result()
+		if err != nil {
+			return fmt.Errorf("%s: CLUSTER NODES: %w", n.Options().Addr, classify(err))
+		}
+		mu.Lock()
+		views = append(views, text)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := &slotMap{masters: map[string]string{}}
+	for i, text := range views {
+		var owner [slot.Count]string
+		for line := range strings.Lines(text) {
+			f := strings.Fields(line)
+			if len(f) < 8 {
+				continue
+			}
+			addr, _, _ := strings.Cut(f[1], "@")
+			m.masters[f[0]] = addr
+			for _, r := range f[8:] {
+				if strings.HasPrefix(r, "[") {
+					var s int
+					if _, err := fmt.Sscanf(r, "[%d-", &s); err == nil && s >= 0 && s < slot.Count {
+						m.moving = append(m.moving, s)
+					}
+					continue
+				}
+				var lo, hi int
+				if n, _ := fmt.Sscanf(r, "%d-%d", &lo, &hi); n == 1 {
+					hi = lo
+				} else if n != 2 {
+					continue
+				}
+				for s := max(lo, 0); s <= hi && s < slot.Count; s++ {
+					owner[s] = addr
+				}
+			}
+		}
+		if i == 0 {
+			m.owner = owner
+			continue
+		}
+		for s := range owner {
+			if owner[s] != m.owner[s] {
+				m.torn = append(m.torn, s)
+			}
+		}
+	}
+	return m, nil
+}
+
+// markAffected notes the slots that m shows moving, or that changed owner
+// since the first snapshot. The caller holds a.mu or is alone.
+func (a *auditor) markAffected(m *slotMap) {
+	for _, s := range m.moving {
+		a.affected[s] = true
+	}
+	for _, s := range m.torn {
+		a.affected[s] = true
+	}
+	for s := range m.owner {
+		if m.owner[s] != a.first.owner[s] {
+			a.affected[s] = true
+		}
+	}
+	a.last = m
+}
+
+// recountAffected counts the keys of the affected slots again with CLUSTER
+// GETKEYSINSLOT on every master, those that showed the slot migrating
+// first.
+func (a *auditor) recountAffected(ctx context.Context) error {
+	var slots []int
+	for s, ok := range a.affected {
+		if ok {
+			slots = append(slots, s)
+		}
+	}
+	t := newTally("")
+	a.recount = t
+	if len(slots) == 0 {
+		return nil
+	}
+	// Masters, sources of migrations first: a key that moves while it is
+	// recounted is then seen before it leaves.
+	var clients []*redis.Client
+	var views []string
+	err := a.cluster.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+		text, err := n.ClusterNodes(ctx).Result()
+		if err != nil {
+			return fmt.Errorf("%s: CLUSTER NODES: %w", n.Options().Addr, classify(err))
+		}
+		a.mu.Lock()
+		clients = append(clients, n)
+		views = append(views, myself(text))
+		a.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range slots {
+		seen := map[string]bool{}
+		var order []*redis.Client
+		mark := fmt.Sprintf("[%d->-", s)
+		for i, n := range clients {
+			if strings.Contains(views[i], mark) {
+				order = append(order, n)
+			}
+		}
+		for i, n := range clients {
+			if !strings.Contains(views[i], mark) {
+				order = append(order, n)
+			}
+		}
+		for _, n := range order {
+			cnt, err := n.ClusterCountKeysInSlot(ctx, s).Result()
+			if err != nil {
+				return fmt.Errorf("%s: CLUSTER COUNTKEYSINSLOT: %w", n.Options().Addr, classify(err))
+			}
+			if cnt == 0 {
+				continue
+			}
+			keys, err := n.ClusterGetKeysInSlot(ctx, s, int(cnt)+1000).Result()
+			if err != nil {
+				return fmt.Errorf("%s: CLUSTER GETKEYSINSLOT: %w", n.Options().Addr, classify(err))
+			}
+			for _, k := range keys {
+				if seen[k] || (a.opt.Match != "" && !globMatch(a.opt.Match, k)) {
+					continue
+				}
+				seen[k] = true
+				t.add(a.cls, k, s, true, a.opt.Examples)
+			}
+		}
+	}
+	return nil
+}
+
+// myself returns the line of CLUSTER NODES about the node that answered.
+func myself(text string) string {
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, "myself") {
+			return line
+		}
+	}
+	return ""
+}
+
+// report merges the tallies.
+func (a *auditor) report() *AuditReport {
+	r := &AuditReport{SlotKeys: make([]int64, slot.Count), Classified: a.cls != nil}
+	if a.cls != nil {
+		for _, f := range a.cls.fams {
+			r.Families = append(r.Families, FamilyKeys{Name: f.Name, Template: f.Template.String()})
+		}
+	}
+	nodeKeys := map[string]int64{}
+	// merge adds a tally's slots; scanned tallies leave out the affected
+	// slots, which the recount tally holds.
+	merge := func(t *tally, scanned bool, nodeOf func(s int) string) {
+		for s := range t.slots {
+			st := &t.slots[s]
+			if scanned && a.affected[s] {
+				continue
+			}
+			r.Orphans.Keys += st.orphan
+			if st.n == 0 {
+				continue
+			}
+			r.SlotKeys[s] += st.n
+			r.Keys += st.n
+			nodeKeys[nodeOf(s)] += st.n
+			r.Unmatched.Keys += st.unmatched
+			r.EmptyTag.Keys += st.empty
+			r.UnclosedTag.Keys += st.unclosed
+			for _, fc := range st.fams {
+				r.Families[fc.fam].Keys += fc.n
+			}
+		}
+		for _, ex := range t.examples {
+			if scanned && a.affected[ex.slot] {
+				continue
+			}
+			p := r.problem(ex.kind)
+			if len(p.Examples) < a.opt.Examples && !slices.Contains(p.Examples, ex.key) {
+				p.Examples = append(p.Examples, ex.key)
+			}
+		}
+	}
+	for _, t := range a.tallies {
+		addr := t.addr
+		merge(t, true, func(int) string { return addr })
+	}
+	if a.recount != nil {
+		merge(a.recount, false, func(s int) string { return a.last.owner[s] })
+	}
+	for s, ok := range a.affected {
+		if ok {
+			r.Recounted = append(r.Recounted, s)
+		}
+	}
+	// Masters in slot-map order, then any other node scanned.
+	if a.last != nil {
+		index := map[string]int{}
+		for s, addr := range a.last.owner {
+			if addr == "" {
+				continue
+			}
+			i, ok := index[addr]
+			if !ok {
+				i = len(r.Nodes)
+				index[addr] = i
+				r.Nodes = append(r.Nodes, NodeKeys{Addr: addr})
+			}
+			r.Nodes[i].Slots++
+			_ = s
+		}
+		for id, addr := range a.last.masters {
+			if i, ok := index[addr]; ok {
+				r.Nodes[i].ID = id
+			}
+		}
+	}
+	for _, t := range a.tallies {
+		if !slices.ContainsFunc(r.Nodes, func(n NodeKeys) bool { return n.Addr == t.addr }) {
+			r.Nodes = append(r.Nodes, NodeKeys{Addr: t.addr})
+		}
+	}
+	for i := range r.Nodes {
+		r.Nodes[i].Keys = nodeKeys[r.Nodes[i].Addr]
+	}
+	return r
+}
+
+func (r *AuditReport) problem(k problemKind) *Problem {
+	switch k {
+	case probUnmatched:
+		return &r.Unmatched
+	case probEmpty:
+		return &r.EmptyTag
+	case probUnclosed:
+		return &r.UnclosedTag
+	}
+	return &r.Orphans
+}
+
+type problemKind uint8
+
+const (
+	probUnmatched problemKind = iota
+	probEmpty
+	probUnclosed
+	probOrphan
+)
+
+// A tally counts one node's keys per slot.
+type tally struct {
+	addr     string
+	slots    []slotTally
+	examples []example
+	nEx      [4]int
+}
+
+type slotTally struct {
+	n, unmatched, empty, unclosed, orphan int64
+	fams                                  []famCount
+}
+
+type famCount struct {
+	fam int
+	n   int64
+}
+
+type example struct {
+	kind problemKind
+	key  string
+	slot int
+}
+
+func newTally(addr string) *tally {
+	return &tally{addr: addr, slots: make([]slotTally, slot.Count)}
+}
+
+// add counts key k of slot s; owner is false when the node does not serve
+// the slot by the first slot map.
+func (t *tally) add(cls *classifier, k string, s int, owner bool, examples int) {
+	st := &t.slots[s]
+	ex := func(kind problemKind) {
+		// Keep a few more than asked, as some may be dropped with their
+		// slot.
+		if t.nEx[kind] < 4*examples {
+			t.nEx[kind]++
+			t.examples = append(t.examples, example{kind, k, s})
+		}
+	}
+	if !owner {
+		st.orphan++
+		ex(probOrphan)
+		return
+	}
+	st.n++
+	switch tagProblem(k) {
+	case probEmpty:
+		st.empty++
+		ex(probEmpty)
+	case probUnclosed:
+		st.unclosed++
+		ex(probUnclosed)
+	}
+	if cls == nil {
+		return
+	}
+	f := cls.match(k)
+	if f < 0 {
+		st.unmatched++
+		ex(probUnmatched)
+		return
+	}
+	for i := range st.fams {
+		if st.fams[i].fam == f {
+			st.fams[i].n++
+			return
+		}
+	}
+	st.fams = append(st.fams, famCount{f, 1})
+}
+
+// tagProblem says whether a key's braces are a broken hashtag: the first '{'
+// directly followed by '}', or a '{' with no '}' after it. It returns
+// probUnmatched for a key without such a problem.
+func tagProblem(k string) problemKind {
+	open := strings.IndexByte(k, '{')
+	if open < 0 {
+		return probUnmatched
+	}
+	end := strings.IndexByte(k[open+1:], '}')
+	switch {
+	case end < 0:
+		return probUnclosed
+	case end == 0:
+		return probEmpty
+	}
+	return probUnmatched
+}
+
+// A classifier matches keys against the rules' families.
+type classifier struct {
+	rules *keyspace.Rules
+	fams  []*keyspace.Family
+	index map[*keyspace.Family]int
+}
+
+func newClassifier(r *keyspace.Rules) *classifier {
+	if r == nil || len(r.Families) == 0 {
+		return nil
+	}
+	c := &classifier{rules: r, fams: r.Families, index: map[*keyspace.Family]int{}}
+	for i, f := range r.Families {
+		c.index[f] = i
+	}
+	return c
+}
+
+// match returns the index of the key's family, or -1.
+func (c *classifier) match(k string) int {
+	f, _, ok := c.rules.Match(k)
+	if !ok {
+		return -1
+	}
+	return c.index[f]
+}

@@ -1,0 +1,704 @@
+package clustercheck
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/luacheck"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// A Hook is a go-redis hook for test suites that reports what a Redis
+// Cluster would refuse, even when the tests run against a single server:
+//
+//   - a command whose keys span slots (RENAME a b, MGET a b, ...);
+//   - a transaction (TxPipeline, TxPipelined, Watch's TxPipelined) whose
+//     keys span slots, counting the watched keys;
+//   - a WATCH whose keys span slots, and a command sent inside Watch's
+//     function whose keys are in another slot than the watched ones;
+//   - a script (EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, FCALL, FCALL_RO) whose
+//     KEYS span slots, and an EVAL or EVALSHA script that touches keys it
+//     was not given in KEYS, or whose flags a cluster refuses (package
+//     luacheck). The hook remembers the source of every script it sees go
+//     by (SCRIPT LOAD, EVAL, and so go-redis's Script.Run, which falls back
+//     from EVALSHA to EVAL), to check an EVALSHA of it.
+//
+// A plain pipeline is not a transaction: its commands may be in different
+// slots, each checked on its own.
+//
+// The hook finds a command's keys with Redis's key specs: the server's,
+// which it asks for once with COMMAND through the client it is added to, on
+// the first command that has keys, or the rules' commands table
+// (slotlint.Builtin) until then and when the server does not answer. The
+// commands that go-redis sends when it opens a connection (HELLO, AUTH,
+// CLIENT SETINFO, SELECT, ...) have no keys and pass untouched.
+//
+// NewHook's options choose what happens to a finding: ReturnError, the
+// default, fails the command with a *CrossSlotError before it is sent, as a
+// cluster would; FailTest lets the command through and fails the test when
+// it ends. Either way Findings returns what the hook found.
+//
+// Add the hook to a *redis.Client, a *redis.ClusterClient (with
+// ClusterOptions.OnNewNode too, to see the commands of Watch, which a
+// cluster client runs on a node's client), or any redis.UniversalClient:
+//
+//	rdb := redis.NewClient(opts)
+//	rdb.AddHook(clustercheck.NewHook(clustercheck.FailTest(t)))
+//
+// A Hook is safe for concurrent use, and may be added to several clients.
+type Hook struct {
+	mode     mode
+	t        CleanupTB
+	rules    *keyspace.Rules
+	ask      bool
+	table    *cmdTable
+	scripts  sync.Map // lower-case SHA1 → *scriptEntry
+	nScripts int      // under mu
+
+	mu       sync.Mutex
+	findings []*CrossSlotError
+	reported map[string]bool
+
+	building sync.Map // goroutine ID → *chain, while go-redis builds a chain
+}
+
+type mode int
+
+const (
+	modeReturnError mode = iota
+	modeFailTest
+)
+
+// CleanupTB is the part of testing.TB that FailTest uses.
+type CleanupTB interface {
+	TB
+	Cleanup(func())
+}
+
+// A HookOption configures a Hook.
+type HookOption func(*Hook)
+
+// ReturnError makes the hook fail each command, transaction or script it
+// finds fault with, before sending it, with a *CrossSlotError whose message
+// starts as Redis Cluster's does: "CROSSSLOT Keys in request don't hash to
+// the same slot". Other commands of a plain pipeline are sent. This is the
+// default.
+func ReturnError() HookOption {
+	return func(h *Hook) { h.mode, h.t = modeReturnError, nil }
+}
+
+// FailTest makes the hook send every command as it is, record what it finds,
+// and report each finding with t.Errorf when the test ends (t.Cleanup), so
+// the test fails.
+func FailTest(t CleanupTB) HookOption {
+	return func(h *Hook) { h.mode, h.t = modeFailTest, t }
+}
+
+// WithRules makes the hook take key specs from the commands table of rules
+// instead of slotlint.Builtin()'s, when the server's are not known.
+func WithRules(rules *keyspace.Rules) HookOption {
+	return func(h *Hook) { h.rules = rules }
+}
+
+// LocalSpecs makes the hook use the rules' commands table only, without
+// asking the server for its key specs.
+func LocalSpecs() HookOption {
+	return func(h *Hook) { h.ask = false }
+}
+
+// NewHook returns a hook configured by opts; see Hook.
+func NewHook(opts ...HookOption) *Hook {
+	h := &Hook{ask: true, reported: map[string]bool{}}
+	for _, o := range opts {
+		o(h)
+	}
+	if h.rules == nil {
+		h.rules = defaultRules()
+	}
+	h.table = newCmdTable(h.rules, h.ask)
+	if h.mode == modeFailTest {
+		t := h.t
+		t.Cleanup(func() {
+			for _, f := range h.Findings() {
+				t.Errorf("%v", f)
+			}
+		})
+	}
+	return h
+}
+
+// Findings returns what the hook has found so far, each finding once.
+func (h *Hook) Findings() []*CrossSlotError {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*CrossSlotError(nil), h.findings...)
+}
+
+func (h *Hook) record(e *CrossSlotError) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := e.Error()
+	if h.reported[key] {
+		return
+	}
+	h.reported[key] = true
+	h.findings = append(h.findings, e)
+}
+
+// Kinds of CrossSlotError.
+const (
+	KindCommand     = "command"     // one command's keys span slots
+	KindTransaction = "transaction" // a MULTI/EXEC's keys span slots
+	KindWatch       = "watch"       // WATCH's keys, or keys used under WATCH, span slots
+	KindScript      = "script"      // a script's KEYS span slots, or it touches undeclared keys
+)
+
+// A CrossSlotError is what the hook found wrong with a command, transaction,
+// WATCH or script: what a Redis Cluster would refuse.
+type CrossSlotError struct {
+	// Kind is KindCommand, KindTransaction, KindWatch or KindScript.
+	Kind string
+	// Command names what was sent: "RENAME", "MULTI/EXEC", "WATCH",
+	// "EVALSHA".
+	Command string
+	// Keys are the keys involved, in order, and Slots their slots.
+	Keys  []string
+	Slots []int
+	// Reason and Fix explain the fault, as keyspace.Colocation's do, or
+	// as the script check's findings do.
+	Reason string
+	Fix    string
+	// Script holds the script check's findings, for KindScript.
+	Script []luacheck.Finding
+}
+
+// crossSlotMessage is Redis Cluster's reply to keys in different slots.
+const crossSlotMessage = "CROSSSLOT Keys in request don't hash to the same slot"
+
+func (e *CrossSlotError) Error() string {
+	var b strings.Builder
+	b.WriteString(crossSlotMessage)
+	b.WriteString(" (slotlint: ")
+	b.WriteString(e.Command)
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Fix != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Fix)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// RedisError marks the error as a server reply for go-redis, as the
+// CROSSSLOT error of a cluster is.
+func (e *CrossSlotError) RedisError() {}
+
+// DialHook implements redis.Hook. The hook does not look at connections; it
+// uses the call to tie together the hooks go-redis builds for one client or
+// transaction.
+func (h *Hook) DialHook(next redis.DialHook) redis.DialHook {
+	h.building.Store(goid(), &chain{h: h})
+	return next
+}
+
+// ProcessHook implements redis.Hook.
+func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	ch := h.chainFor(false)
+	ch.process = next
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		return ch.processCmd(ctx, cmd, next)
+	}
+}
+
+// ProcessPipelineHook implements redis.Hook, for pipelines and
+// transactions.
+func (h *Hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	ch := h.chainFor(true)
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		return ch.processPipeline(ctx, cmds, next)
+	}
+}
+
+// chainFor returns the chain being built on this goroutine. go-redis builds a
+// client's (or a transaction's) hook chain by calling DialHook, ProcessHook
+// and ProcessPipelineHook twice (pipeline, then transaction), in that order,
+// on one goroutine; the chain ties them together, so that a transaction
+// queued in Watch's function knows the watched keys. last is true for the
+// pipeline calls; the second of them ends the chain's building.
+func (h *Hook) chainFor(pipeline bool) *chain {
+	id := goid()
+	v, ok := h.building.Load(id)
+	if !ok {
+		return &chain{h: h}
+	}
+	ch := v.(*chain)
+	if pipeline {
+		ch.pipelines++
+		if ch.pipelines == 2 {
+			h.building.Delete(id)
+		}
+	}
+	return ch
+}
+
+// A chain is the hook's state for one client or transaction.
+type chain struct {
+	h         *Hook
+	process   redis.ProcessHook // the next process hook, to fetch COMMAND
+	pipelines int               // ProcessPipelineHook calls seen while building
+
+	mu      sync.Mutex
+	watched []string // keys under WATCH, nil when none
+}
+
+func (ch *chain) watchedKeys() []string {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.watched
+}
+
+func (ch *chain) setWatched(keys []string) {
+	ch.mu.Lock()
+	ch.watched = keys
+	ch.mu.Unlock()
+}
+
+func (ch *chain) addWatched(keys []string) {
+	ch.mu.Lock()
+	ch.watched = append(append([]string(nil), ch.watched...), keys...)
+	ch.mu.Unlock()
+}
+
+// processCmd checks one command sent on its own.
+func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.ProcessHook) error {
+	h := ch.h
+	args := cmd.Args()
+	if len(args) == 0 {
+		return next(ctx, cmd)
+	}
+	name := lower(argString(args[0]))
+	watched := ch.watchedKeys()
+	info := h.table.lookup(name, args)
+	if info != nil && info.atMostOneKey && watched == nil && !special[name] {
+		return next(ctx, cmd) // the fast path: GET, SET, HELLO, ...
+	}
+	if (info == nil || len(info.Keys) > 0) && h.table.needFetch() {
+		h.table.fetch(ctx, next)
+		info = h.table.lookup(name, args)
+	}
+	e := ch.check(name, args, info, watched)
+	if e != nil {
+		if h.mode == modeReturnError {
+			return e
+		}
+		h.record(e)
+	}
+	err := next(ctx, cmd)
+	ch.after(name, args, cmd.Err())
+	return err
+}
+
+// after updates the chain's WATCH state once a command has run.
+func (ch *chain) after(name string, args []any, err error) {
+	switch name {
+	case "watch":
+		if err == nil {
+			ch.addWatched(stringArgs(args[1:]))
+		}
+	case "unwatch", "exec", "discard", "reset":
+		ch.setWatched(nil)
+	}
+}
+
+// special names the commands the hook looks at whatever their key specs.
+var special = map[string]bool{
+	"watch": true, "unwatch": true, "exec": true, "discard": true, "reset": true,
+	"eval": true, "evalsha": true, "eval_ro": true, "evalsha_ro": true,
+	"fcall": true, "fcall_ro": true, "script": true,
+}
+
+// check returns what is wrong with one command, or nil. watched are the keys
+// under WATCH on the command's connection.
+func (ch *chain) check(name string, args []any, info *cmdInfo, watched []string) *CrossSlotError {
+	h := ch.h
+	switch name {
+	case "watch":
+		keys := stringArgs(args[1:])
+		if e := colocation(KindWatch, "WATCH", append(append([]string(nil), watched...), keys...)); e != nil {
+			return e
+		}
+		return nil
+	case "script":
+		if len(args) >= 3 && lower(argString(args[1])) == "load" {
+			h.remember(argString(args[2]))
+		}
+		return nil
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		return ch.checkScript(name, args, watched)
+	}
+	if info == nil || len(info.Keys) == 0 {
+		return nil
+	}
+	keys := commandKeys(info, args)
+	if len(keys) == 0 {
+		return nil
+	}
+	upper := strings.ToUpper(name)
+	if e := colocation(KindCommand, upper, keys); e != nil {
+		return e
+	}
+	if watched != nil {
+		if e := colocation(KindWatch, upper+" under WATCH", append(append([]string(nil), watched...), keys...)); e != nil {
+			e.Reason += " (WATCH " + quoteList(watched) + " runs on the watched keys' node)"
+			return e
+		}
+	}
+	return nil
+}
+
+// commandKeys returns the keys of a command by its key specs.
+func commandKeys(info *cmdInfo, args []any) []string {
+	argv := stringArgs(args)
+	pos, _ := info.KeyPositions(argv)
+	keys := make([]string, 0, len(pos))
+	for _, p := range pos {
+		keys = append(keys, argv[p])
+	}
+	return keys
+}
+
+// colocation returns a CrossSlotError when keys span slots.
+func colocation(kind, command string, keys []string) *CrossSlotError {
+	if len(keys) < 2 {
+		return nil
+	}
+	first := slot.Of(keys[0])
+	same := true
+	for _, k := range keys[1:] {
+		if slot.Of(k) != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return nil
+	}
+	lits := make([]keyspace.Key, len(keys))
+	slots := make([]int, len(keys))
+	for i, k := range keys {
+		lits[i] = keyspace.Lit(k)
+		slots[i] = slot.Of(k)
+	}
+	c := keyspace.Colocate(lits...)
+	return &CrossSlotError{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: c.Reason, Fix: c.Fix}
+}
+
+// processPipeline checks a pipeline, or a transaction: cmds between MULTI
+// and EXEC.
+func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next redis.ProcessPipelineHook) error {
+	h := ch.h
+	tx := len(cmds) >= 2 && cmdName(cmds[0]) == "multi" && cmdName(cmds[len(cmds)-1]) == "exec"
+	watched := ch.watchedKeys()
+	var (
+		bad      []*CrossSlotError // per command, nil when fine
+		anyBad   bool
+		txKeys   []string
+		txOrigin []string // the command of each of txKeys
+	)
+	for i, cmd := range cmds {
+		args := cmd.Args()
+		if len(args) == 0 {
+			continue
+		}
+		name := lower(argString(args[0]))
+		if tx && (i == 0 || i == len(cmds)-1) {
+			continue
+		}
+		info := h.table.lookup(name, args)
+		if info != nil && info.atMostOneKey && watched == nil && !tx && !special[name] {
+			continue
+		}
+		if (info == nil || len(info.Keys) > 0) && ch.process != nil && h.table.needFetch() {
+			h.table.fetch(ctx, ch.process)
+			info = h.table.lookup(name, args)
+		}
+		w := watched
+		if tx {
+			w = nil // the transaction is checked as a whole below
+		}
+		if e := ch.check(name, args, info, w); e != nil {
+			if bad == nil {
+				bad = make([]*CrossSlotError, len(cmds))
+			}
+			bad[i], anyBad = e, true
+		}
+		if tx && info != nil && len(info.Keys) > 0 {
+			for _, k := range commandKeys(info, args) {
+				txKeys = append(txKeys, k)
+				txOrigin = append(txOrigin, strings.ToUpper(name))
+			}
+		}
+	}
+	var txErr *CrossSlotError
+	if tx {
+		all := append(append([]string(nil), watched...), txKeys...)
+		if e := colocation(KindTransaction, "MULTI/EXEC", all); e != nil {
+			// Name the commands the two keys come from.
+			c := keyspace.Colocate(litKeys(all)...)
+			a, b := c.Pair[0], c.Pair[1]
+			origin := func(i int) string {
+				if i < len(watched) {
+					return "WATCH"
+				}
+				return txOrigin[i-len(watched)]
+			}
+			e.Reason = fmt.Sprintf("%s %s and %s %s in one transaction: %s", origin(a), strconv.Quote(all[a]), origin(b), strconv.Quote(all[b]), c.Reason)
+			txErr = e
+		}
+	}
+	if h.mode == modeFailTest {
+		for _, e := range bad {
+			if e != nil {
+				h.record(e)
+			}
+		}
+		if txErr != nil {
+			h.record(txErr)
+		}
+		err := next(ctx, cmds)
+		ch.afterPipeline(cmds, tx)
+		return err
+	}
+	if tx && (txErr != nil || anyBad) {
+		e := txErr
+		if e == nil {
+			for _, b := range bad {
+				if b != nil {
+					e = b
+					break
+				}
+			}
+		}
+		for _, cmd := range cmds {
+			cmd.SetErr(e)
+		}
+		return e
+	}
+	if !anyBad {
+		err := next(ctx, cmds)
+		ch.afterPipeline(cmds, tx)
+		return err
+	}
+	// A plain pipeline: fail the faulty commands, send the others.
+	rest := make([]redis.Cmder, 0, len(cmds))
+	for i, cmd := range cmds {
+		if bad[i] != nil {
+			cmd.SetErr(bad[i])
+		} else {
+			rest = append(rest, cmd)
+		}
+	}
+	if len(rest) > 0 {
+		if err := next(ctx, rest); err != nil && !isRedisReply(err) {
+			return err
+		}
+		ch.afterPipeline(rest, false)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// afterPipeline updates the WATCH state after a pipeline ran.
+func (ch *chain) afterPipeline(cmds []redis.Cmder, tx bool) {
+	if tx {
+		ch.setWatched(nil)
+		return
+	}
+	for _, cmd := range cmds {
+		args := cmd.Args()
+		if len(args) > 0 {
+			ch.after(lower(argString(args[0])), args, cmd.Err())
+		}
+	}
+}
+
+func isRedisReply(err error) bool {
+	_, ok := err.(redis.Error)
+	return ok || err == redis.Nil
+}
+
+func cmdName(cmd redis.Cmder) string {
+	args := cmd.Args()
+	if len(args) == 0 {
+		return ""
+	}
+	return lower(argString(args[0]))
+}
+
+func stringArgs(args []any) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = argString(a)
+	}
+	return out
+}
+
+func litKeys(keys []string) []keyspace.Key {
+	out := make([]keyspace.Key, len(keys))
+	for i, k := range keys {
+		out[i] = keyspace.Lit(k)
+	}
+	return out
+}
+
+func quoteList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, " ")
+}
+
+// A scriptEntry is a script the hook saw, parsed once.
+type scriptEntry struct {
+	src    string
+	once   sync.Once
+	script *luacheck.Script
+}
+
+// maxScripts bounds the scripts the hook remembers.
+const maxScripts = 10000
+
+// remember keeps a script's source under its SHA1.
+func (h *Hook) remember(src string) *scriptEntry {
+	sum := sha1.Sum([]byte(src))
+	sha := hex.EncodeToString(sum[:])
+	if v, ok := h.scripts.Load(sha); ok {
+		return v.(*scriptEntry)
+	}
+	h.mu.Lock()
+	full := h.nScripts >= maxScripts
+	if !full {
+		h.nScripts++
+	}
+	h.mu.Unlock()
+	e := &scriptEntry{src: src}
+	if full {
+		return e
+	}
+	v, _ := h.scripts.LoadOrStore(sha, e)
+	return v.(*scriptEntry)
+}
+
+func (e *scriptEntry) parsed(name string) *luacheck.Script {
+	e.once.Do(func() {
+		// A script that does not parse still gives a Script, whose Check
+		// reports the syntax error among the checks that need no body.
+		e.script, _ = luacheck.Parse(name, e.src)
+	})
+	return e.script
+}
+
+// scriptCategories are the script findings the hook reports: what a cluster
+// refuses.
+var scriptCategories = map[string]bool{
+	luacheck.CategoryCrossSlot:     true,
+	luacheck.CategoryUndeclaredKey: true,
+	luacheck.CategoryFlags:         true,
+}
+
+// checkScript checks EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, FCALL and FCALL_RO:
+// argv is name, script (source, SHA1 or function), numkeys, keys, args.
+func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSlotError {
+	h := ch.h
+	argv := stringArgs(args)
+	if len(argv) < 3 {
+		return nil
+	}
+	n, err := strconv.Atoi(argv[2])
+	if err != nil || n < 0 || 3+n > len(argv) {
+		return nil // the server rejects it
+	}
+	keys, sargs := argv[3:3+n], argv[3+n:]
+	upper := strings.ToUpper(name)
+	if e := colocation(KindScript, upper, keys); e != nil {
+		return e
+	}
+	if watched != nil && n > 0 {
+		if e := colocation(KindWatch, upper+" under WATCH", append(append([]string(nil), watched...), keys...)); e != nil {
+			return e
+		}
+	}
+	var entry *scriptEntry
+	switch name {
+	case "eval", "eval_ro":
+		entry = h.remember(argv[1])
+	case "evalsha", "evalsha_ro":
+		if v, ok := h.scripts.Load(strings.ToLower(argv[1])); ok {
+			entry = v.(*scriptEntry)
+		}
+	}
+	if entry == nil {
+		return nil
+	}
+	sum := sha1.Sum([]byte(entry.src))
+	scriptName := hex.EncodeToString(sum[:])[:12]
+	s := entry.parsed(scriptName)
+	if s == nil {
+		return nil
+	}
+	call := luacheck.Call{
+		Keys: litKeys(keys), KnownKeyCount: true,
+		Args: litKeys(sargs), KnownArgCount: true,
+		Cluster: true,
+	}
+	var found []luacheck.Finding
+	for _, f := range s.Check(h.table.command, call) {
+		if scriptCategories[f.Category] {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(found))
+	for i, f := range found {
+		msgs[i] = f.Message
+	}
+	slots := make([]int, len(keys))
+	for i, k := range keys {
+		slots[i] = slot.Of(k)
+	}
+	return &CrossSlotError{
+		Kind: KindScript, Command: upper, Keys: keys, Slots: slots,
+		Reason: strings.Join(msgs, "; "), Script: found,
+	}
+}
+
+// goid returns the current goroutine's ID.
+func goid() uint64 {
+	var buf [40]byte
+	n := runtime.Stack(buf[:], false)
+	s := strings.TrimPrefix(string(buf[:n]), "goroutine ")
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		s = s[:i]
+	}
+	id, _ := strconv.ParseUint(s, 10, 64)
+	return id
+}
+
+var _ redis.Hook = (*Hook)(nil)

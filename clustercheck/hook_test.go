@@ -1,0 +1,291 @@
+package clustercheck_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// hookServer returns a standalone server with a password, shared by the
+// hook tests of one test.
+func hookServer(t *testing.T) *redistest.Server {
+	return redistest.StartStandalone(t, redistest.WithPassword("s3cret"))
+}
+
+func hooked(t *testing.T, s *redistest.Server, protocol int, opts ...clustercheck.HookOption) (*redis.Client, *clustercheck.Hook) {
+	o := s.Options()
+	o.Protocol = protocol
+	o.DisableIdentity = false // let go-redis send CLIENT SETINFO on connect
+	c := redis.NewClient(o)
+	t.Cleanup(func() { c.Close() })
+	h := clustercheck.NewHook(opts...)
+	c.AddHook(h)
+	return c, h
+}
+
+func wantCrossSlot(t *testing.T, err error, kind string, parts ...string) {
+	t.Helper()
+	var e *clustercheck.CrossSlotError
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T), want a *CrossSlotError", err, err)
+	}
+	if e.Kind != kind {
+		t.Errorf("kind %q, want %q: %v", e.Kind, kind, e)
+	}
+	msg := e.Error()
+	if !strings.HasPrefix(msg, "CROSSSLOT Keys in request don't hash to the same slot (slotlint: ") {
+		t.Errorf("message %q", msg)
+	}
+	for _, p := range parts {
+		if !strings.Contains(msg, p) {
+			t.Errorf("message %q lacks %q", msg, p)
+		}
+	}
+}
+
+func TestHookReturnError(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	for _, protocol := range []int{2, 3} {
+		t.Run(fmt.Sprintf("RESP%d", protocol), func(t *testing.T) {
+			c, h := hooked(t, s, protocol)
+			if err := c.FlushAll(ctx).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Set(ctx, "a", "1", 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+
+			// A cross-slot RENAME fails and is not sent.
+			err := c.Rename(ctx, "a", "b").Err()
+			wantCrossSlot(t, err, clustercheck.KindCommand, `RENAME: keys "a" (slot 15495) and "b" (slot 3300) hash to different slots; give them a common hashtag such as`)
+			if n := c.Exists(ctx, "a").Val(); n != 1 {
+				t.Fatalf("RENAME was sent: a exists %d", n)
+			}
+			if !redis.HasErrorPrefix(err, "CROSSSLOT") {
+				t.Errorf("redis.HasErrorPrefix(err, CROSSSLOT) is false for %v", err)
+			}
+			// The same on {tag} keys passes.
+			if err := c.Set(ctx, "{u:1}:a", "1", 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Rename(ctx, "{u:1}:a", "{u:1}:b").Err(); err != nil {
+				t.Fatal(err)
+			}
+			wantCrossSlot(t, c.MGet(ctx, "a", "b").Err(), clustercheck.KindCommand, "MGET")
+			if err := c.MGet(ctx, "{u:1}:a", "{u:1}:b").Err(); err != nil {
+				t.Fatal(err)
+			}
+			// Raw commands are checked too.
+			wantCrossSlot(t, c.Do(ctx, "SMOVE", "s1", "s2", "m").Err(), clustercheck.KindCommand, "SMOVE")
+
+			// A plain pipeline may span slots.
+			cmds, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, "a", "1", 0)
+				p.Set(ctx, "b", "2", 0)
+				p.Get(ctx, "c")
+				return nil
+			})
+			if err != nil && err != redis.Nil {
+				t.Fatalf("plain pipeline: %v", err)
+			}
+			if len(cmds) != 3 || cmds[1].Err() != nil {
+				t.Fatalf("plain pipeline: %v", cmds)
+			}
+			// A faulty command fails alone in a plain pipeline.
+			var ren *redis.StatusCmd
+			var set *redis.StatusCmd
+			_, err = c.Pipelined(ctx, func(p redis.Pipeliner) error {
+				set = p.Set(ctx, "p", "1", 0)
+				ren = p.Rename(ctx, "a", "b")
+				return nil
+			})
+			wantCrossSlot(t, err, clustercheck.KindCommand, "RENAME")
+			if set.Err() != nil || ren.Err() == nil || c.Get(ctx, "p").Val() != "1" {
+				t.Fatalf("pipeline: set %v, rename %v", set.Err(), ren.Err())
+			}
+
+			// A transaction whose keys span slots fails whole, unsent.
+			_, err = c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, "tx1", "1", 0)
+				p.Set(ctx, "tx2", "2", 0)
+				return nil
+			})
+			wantCrossSlot(t, err, clustercheck.KindTransaction, `MULTI/EXEC: SET "tx1" and SET "tx2" in one transaction: keys "tx1"`)
+			if n := c.Exists(ctx, "tx1", "tx2").Val(); n != 0 {
+				t.Fatalf("the transaction ran: %d keys", n)
+			}
+			if _, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, "{tx}1", "1", 0)
+				p.Incr(ctx, "{tx}2")
+				return nil
+			}); err != nil {
+				t.Fatalf("same-slot transaction: %v", err)
+			}
+
+			// WATCH across slots.
+			err = c.Watch(ctx, func(tx *redis.Tx) error { return nil }, "w1", "w2")
+			wantCrossSlot(t, err, clustercheck.KindWatch, "WATCH")
+			// A transaction under WATCH must stay in the watched slot.
+			err = c.Watch(ctx, func(tx *redis.Tx) error {
+				_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+					p.Set(ctx, "elsewhere", "1", 0)
+					return nil
+				})
+				return err
+			}, "{w}1")
+			wantCrossSlot(t, err, clustercheck.KindTransaction, `WATCH "{w}1" and SET "elsewhere"`)
+			// So must a read inside the Watch function.
+			err = c.Watch(ctx, func(tx *redis.Tx) error {
+				return tx.Get(ctx, "elsewhere").Err()
+			}, "{w}1")
+			wantCrossSlot(t, err, clustercheck.KindWatch, "GET under WATCH")
+			err = c.Watch(ctx, func(tx *redis.Tx) error {
+				if err := tx.Get(ctx, "{w}2").Err(); err != nil && err != redis.Nil {
+					return err
+				}
+				_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+					p.Set(ctx, "{w}1", "1", 0)
+					p.Set(ctx, "{w}2", "2", 0)
+					return nil
+				})
+				return err
+			}, "{w}1")
+			if err != nil {
+				t.Fatalf("same-slot watch: %v", err)
+			}
+
+			if len(h.Findings()) != 0 {
+				t.Errorf("ReturnError recorded findings: %v", h.Findings())
+			}
+		})
+	}
+}
+
+func TestHookScripts(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	c, _ := hooked(t, s, 3)
+
+	get := redis.NewScript(`return redis.call('GET', KEYS[1])`)
+	if err := get.Run(ctx, c, []string{"{s}a"}).Err(); err != nil && err != redis.Nil {
+		t.Fatalf("same-slot script: %v", err)
+	}
+	both := redis.NewScript(`redis.call('SET', KEYS[1], ARGV[1]); return redis.call('SET', KEYS[2], ARGV[1])`)
+	err := both.Run(ctx, c, []string{"s1", "s2"}, "v").Err()
+	wantCrossSlot(t, err, clustercheck.KindScript, "EVALSHA", `"s1"`, `"s2"`)
+	if err := both.Run(ctx, c, []string{"{s}1", "{s}2"}, "v").Err(); err != nil {
+		t.Fatalf("same-slot script: %v", err)
+	}
+
+	// A script that touches a key it was not given: Script.Run sends
+	// EVALSHA, which the server does not know yet, then EVAL.
+	undeclared := redis.NewScript(`return redis.call('GET', 'config:' .. ARGV[1])`)
+	err = undeclared.Run(ctx, c, []string{"{s}1"}, "x").Err()
+	wantCrossSlot(t, err, clustercheck.KindScript, "EVAL", "not declared in KEYS")
+
+	// After SCRIPT LOAD, EVALSHA alone is checked against the source.
+	src := `return redis.call('GET', 'elsewhere')`
+	sha, err := c.ScriptLoad(ctx, src).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.EvalSha(ctx, sha, []string{"{s}1"}).Err()
+	wantCrossSlot(t, err, clustercheck.KindScript, "EVALSHA", "not declared in KEYS")
+	var e *clustercheck.CrossSlotError
+	if errors.As(err, &e) && (len(e.Script) != 1 || e.Script[0].Category != "undeclared-key") {
+		t.Errorf("script findings %+v", e.Script)
+	}
+	// FCALL's keys are checked too (the server need not know the function
+	// for the hook to refuse the call).
+	wantCrossSlot(t, c.FCall(ctx, "f", []string{"k1", "k2"}).Err(), clustercheck.KindScript, "FCALL")
+
+	// A script inside a transaction counts with it.
+	_, err = c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, "{s}1", "1", 0)
+		get.Eval(ctx, p, []string{"other"})
+		return nil
+	})
+	wantCrossSlot(t, err, clustercheck.KindTransaction, "EVAL")
+}
+
+// fakeCleanupTB is a TB with Cleanup, whose cleanups run on demand.
+type fakeCleanupTB struct {
+	fakeTB
+	cleanups []func()
+}
+
+func (f *fakeCleanupTB) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
+func (f *fakeCleanupTB) end() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
+	}
+}
+
+func TestHookFailTest(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	var ft fakeCleanupTB
+	c, h := hooked(t, s, 3, clustercheck.FailTest(&ft))
+	if err := c.Set(ctx, "a", "1", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// The command goes through; the finding waits for the test's end.
+	if err := c.Rename(ctx, "a", "b").Err(); err != nil {
+		t.Fatalf("RENAME under FailTest: %v", err)
+	}
+	if c.Get(ctx, "b").Val() != "1" {
+		t.Fatal("RENAME was not sent")
+	}
+	c.Rename(ctx, "b", "a") // the same finding again, reported once
+	if _, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "n1")
+		p.Incr(ctx, "n2")
+		return nil
+	}); err != nil {
+		t.Fatalf("transaction under FailTest: %v", err)
+	}
+	if got := len(h.Findings()); got != 3 {
+		t.Fatalf("%d findings, want 3: %v", got, h.Findings())
+	}
+	if len(ft.errors) != 0 {
+		t.Fatalf("reported before the end: %q", ft.errors)
+	}
+	ft.end()
+	if len(ft.errors) != 3 || !strings.Contains(ft.errors[0], `RENAME: keys "a" (slot 15495) and "b" (slot 3300)`) ||
+		!strings.Contains(ft.errors[2], "MULTI/EXEC") {
+		t.Fatalf("reported: %q", ft.errors)
+	}
+}
+
+// TestHookLocalSpecs checks the hook with the rules' commands table alone.
+func TestHookLocalSpecs(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	c, _ := hooked(t, s, 3, clustercheck.LocalSpecs())
+	wantCrossSlot(t, c.Rename(ctx, "a", "b").Err(), clustercheck.KindCommand, "RENAME")
+	wantCrossSlot(t, c.Do(ctx, "XREAD", "STREAMS", "s1", "s2", "0", "0").Err(), clustercheck.KindCommand, "XREAD")
+	if err := c.Do(ctx, "XREAD", "STREAMS", "{x}1", "{x}2", "0", "0").Err(); err != nil && err != redis.Nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHookOnCluster(t *testing.T) {
+	cl := redistest.Shared(t)
+	ctx := testCtx(t)
+	c := cl.Client(t)
+	c.AddHook(clustercheck.NewHook())
+	wantCrossSlot(t, c.Rename(ctx, "a", "b").Err(), clustercheck.KindCommand, "RENAME")
+	if err := c.Set(ctx, "{c}a", "1", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rename(ctx, "{c}a", "{c}b").Err(); err != nil {
+		t.Fatal(err)
+	}
+}
