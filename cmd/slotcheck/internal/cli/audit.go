@@ -1,0 +1,331 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	slotlint "github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/slot"
+)
+
+const auditHelp = `slotcheck audit: look at every key of a cluster, read-only.
+
+Usage:
+  slotcheck audit --addr HOST:PORT [--match PATTERN] [--rules FILE] [--rate N] [--json]
+
+audit SCANs every master (or the one standalone server) and reports:
+  - keys that match no key family of the rules (when the rules have some);
+  - keys whose hashtag is broken: empty "{}", or a '{' without '}' after it,
+    which make Redis hash the whole key;
+  - how keys spread over masters and slots: a histogram, the hot slots, and
+    the skew (the fullest slot or master over the mean);
+  - keys found on a master that does not serve their slot.
+It sends only SCAN, DBSIZE, CLUSTER, INFO, COMMAND and connection commands.
+Slots that move during the audit are counted again at its end, so each key
+that exists throughout is counted once. A progress bar shows on stderr when
+it is a terminal.
+
+Examples:
+  slotcheck audit --addr 127.0.0.1:7000 --rules slotlint.yaml
+  slotcheck audit --addr 127.0.0.1:7000 --match 'emq:*' --rate 50000
+  slotcheck audit --addr 127.0.0.1:7000 --json > audit.json
+`
+
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("audit", auditHelp, stdout)
+	var cf connFlags
+	cf.register(fs, "")
+	match := fs.String("match", "", "SCAN MATCH pattern: audit only the keys it matches")
+	rulesFile := fs.String("rules", "", "rules file merged over the built-in rules, for the key families")
+	rate := fs.Float64("rate", 0, "read at most N keys per second (0: no limit)")
+	count := fs.Int64("count", 1000, "SCAN COUNT hint")
+	asJSON := fs.Bool("json", false, "write JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *rate < 0 || *count < 1 {
+		return usagef("--rate must be 0 or more, --count at least 1")
+	}
+	rules, err := slotlint.LoadRules(*rulesFile)
+	if err != nil {
+		return err
+	}
+	cn, err := cf.connect(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer cn.Close()
+	opt := clustercheck.AuditOptions{Match: *match, Rules: rules, Rate: *rate, Count: *count}
+	var bar *progressBar
+	if isTerminal(stderr) {
+		bar = &progressBar{w: stderr, start: time.Now()}
+		opt.Progress = bar.update
+	}
+	if testProgress != nil {
+		opt.Progress = testProgress
+	}
+	r, err := clustercheck.Audit(ctx, cn.client, opt)
+	if bar != nil {
+		bar.clear()
+	}
+	if err != nil {
+		return fmt.Errorf("audit stopped: %w", err)
+	}
+	if *asJSON {
+		return writeAuditJSON(stdout, r, rules)
+	}
+	writeAuditText(stdout, cn, r)
+	return nil
+}
+
+// testProgress, when set by a test, replaces the progress bar.
+var testProgress func(clustercheck.AuditProgress)
+
+// A progressBar draws the audit's progress on a terminal.
+type progressBar struct {
+	w     io.Writer
+	start time.Time
+	last  time.Time
+	drawn bool
+}
+
+func (b *progressBar) update(p clustercheck.AuditProgress) {
+	now := time.Now()
+	if now.Sub(b.last) < 100*time.Millisecond && p.Done < p.Nodes {
+		return
+	}
+	b.last = now
+	rate := float64(p.Keys) / max(now.Sub(b.start).Seconds(), 1e-3)
+	const width = 30
+	var line string
+	if p.Total > 0 {
+		frac := min(float64(p.Keys)/float64(p.Total), 1)
+		n := int(frac * width)
+		line = fmt.Sprintf("\r[%s%s] %3.0f%% %s/%s keys, %s keys/s, %d/%d masters done ",
+			strings.Repeat("=", n), strings.Repeat(" ", width-n), frac*100, thousands(p.Keys), thousands(p.Total), thousands(int64(rate)), p.Done, p.Nodes)
+	} else {
+		line = fmt.Sprintf("\r%s keys, %s keys/s, %d/%d masters done ", thousands(p.Keys), thousands(int64(rate)), p.Done, p.Nodes)
+	}
+	fmt.Fprint(b.w, line)
+	b.drawn = true
+}
+
+func (b *progressBar) clear() {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}
+
+// thousands formats n with thousands separators.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// histogramRows is the number of rows of the slot histogram.
+const histogramRows = 32
+
+// slotBuckets sums keys per bucket of slot.Count/histogramRows slots.
+func slotBuckets(r *clustercheck.AuditReport) []int64 {
+	per := slot.Count / histogramRows
+	out := make([]int64, histogramRows)
+	for s, n := range r.SlotKeys {
+		out[s/per] += n
+	}
+	return out
+}
+
+func bar(n, most int64, width int) string {
+	if most <= 0 || n <= 0 {
+		return ""
+	}
+	full := int(float64(n) / float64(most) * float64(width) * 8)
+	s := strings.Repeat("█", full/8)
+	if rest := full % 8; rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	}
+	if s == "" {
+		s = "▏"
+	}
+	return s
+}
+
+func writeAuditText(w io.Writer, cn *conn, r *clustercheck.AuditReport) {
+	kind := "standalone server"
+	if cn.cluster {
+		kind = fmt.Sprintf("cluster of %d masters", len(r.Nodes))
+	}
+	rate := float64(r.Keys) / max(r.Elapsed.Seconds(), 1e-6)
+	fmt.Fprintf(w, "audit of %s (%s): %s keys in %s (%s keys/s)\n", cn.addr, kind, thousands(r.Keys), r.Elapsed.Round(time.Millisecond), thousands(int64(rate)))
+
+	fmt.Fprintln(w, "\nkeys per master")
+	var most int64
+	for _, n := range r.Nodes {
+		most = max(most, n.Keys)
+	}
+	for _, n := range r.Nodes {
+		pct := 0.0
+		if r.Keys > 0 {
+			pct = 100 * float64(n.Keys) / float64(r.Keys)
+		}
+		fmt.Fprintf(w, "  %-21s %5d slots %12s keys %5.1f%%  %s\n", n.Addr, n.Slots, thousands(n.Keys), pct, bar(n.Keys, most, 30))
+	}
+	if cn.cluster {
+		fmt.Fprintf(w, "  master skew %.2f (fullest master over the mean; 1 is even)\n", r.NodeSkew())
+	}
+
+	fmt.Fprintf(w, "\nkeys over slots (%d slots a row)\n", slot.Count/histogramRows)
+	buckets := slotBuckets(r)
+	most = 0
+	for _, n := range buckets {
+		most = max(most, n)
+	}
+	per := slot.Count / histogramRows
+	for i, n := range buckets {
+		fmt.Fprintf(w, "  %5d-%5d %12s  %s\n", i*per, (i+1)*per-1, thousands(n), bar(n, most, 40))
+	}
+	fmt.Fprintf(w, "  slot skew %.1f (fullest slot over the mean of %.1f keys a slot)\n", r.SlotSkew(), float64(r.Keys)/slot.Count)
+	if hot := r.HotSlots(5); len(hot) > 0 {
+		parts := make([]string, len(hot))
+		for i, h := range hot {
+			parts[i] = fmt.Sprintf("%d (%s keys)", h.Slot, thousands(h.Keys))
+		}
+		fmt.Fprintf(w, "  hot slots: %s\n", strings.Join(parts, ", "))
+	}
+
+	if r.Classified {
+		fmt.Fprintln(w, "\nkey families")
+		for _, f := range r.Families {
+			fmt.Fprintf(w, "  %-16s %-36s %12s keys\n", f.Name, strconv.Quote(f.Template), thousands(f.Keys))
+		}
+		fmt.Fprintf(w, "  %-16s %-36s %12s keys%s\n", "(none)", "matches no family", thousands(r.Unmatched.Keys), examples(r.Unmatched))
+	} else {
+		fmt.Fprintln(w, "\nkey families: the rules define none; give slotcheck your rules with --rules FILE")
+	}
+	fmt.Fprintln(w, "\nbroken hashtags")
+	fmt.Fprintf(w, "  %-30s %12s keys%s\n", `empty "{}"`, thousands(r.EmptyTag.Keys), examples(r.EmptyTag))
+	fmt.Fprintf(w, "  %-30s %12s keys%s\n", `'{' without '}'`, thousands(r.UnclosedTag.Keys), examples(r.UnclosedTag))
+	if r.Orphans.Keys > 0 {
+		fmt.Fprintf(w, "\nkeys on a master that does not serve their slot: %s%s\n", thousands(r.Orphans.Keys), examples(r.Orphans))
+	}
+	if len(r.Recounted) > 0 {
+		fmt.Fprintf(w, "\nslots that moved during the audit, counted again at its end: %s\n", intList(r.Recounted, 20))
+	}
+}
+
+func examples(p clustercheck.Problem) string {
+	if len(p.Examples) == 0 {
+		return ""
+	}
+	q := make([]string, len(p.Examples))
+	for i, e := range p.Examples {
+		q[i] = strconv.Quote(e)
+	}
+	return "  e.g. " + strings.Join(q, ", ")
+}
+
+func intList(xs []int, most int) string {
+	parts := make([]string, 0, most)
+	for i, x := range xs {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(xs)-most))
+			break
+		}
+		parts = append(parts, strconv.Itoa(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *keyspace.Rules) error {
+	type problem struct {
+		Keys     int64    `json:"keys"`
+		Examples []string `json:"examples"`
+	}
+	conv := func(p clustercheck.Problem) problem {
+		if p.Examples == nil {
+			p.Examples = []string{}
+		}
+		return problem{p.Keys, p.Examples}
+	}
+	type node struct {
+		Addr  string `json:"addr"`
+		ID    string `json:"id,omitempty"`
+		Slots int    `json:"slots"`
+		Keys  int64  `json:"keys"`
+	}
+	type family struct {
+		Name     string `json:"name"`
+		Template string `json:"template"`
+		Keys     int64  `json:"keys"`
+	}
+	type hot struct {
+		Slot int   `json:"slot"`
+		Keys int64 `json:"keys"`
+	}
+	out := struct {
+		Keys           int64            `json:"keys"`
+		ElapsedSeconds float64          `json:"elapsed_seconds"`
+		KeysPerSecond  float64          `json:"keys_per_second"`
+		Nodes          []node           `json:"nodes"`
+		NodeSkew       float64          `json:"node_skew"`
+		SlotSkew       float64          `json:"slot_skew"`
+		HotSlots       []hot            `json:"hot_slots"`
+		SlotHistogram  []int64          `json:"slot_histogram"`
+		SlotKeys       map[string]int64 `json:"slot_keys"`
+		Classified     bool             `json:"classified"`
+		Families       []family         `json:"families"`
+		Unmatched      problem          `json:"unmatched"`
+		EmptyHashtag   problem          `json:"empty_hashtag"`
+		Unclosed       problem          `json:"unclosed_hashtag"`
+		Orphans        problem          `json:"orphans"`
+		Recounted      []int            `json:"recounted_slots"`
+	}{
+		Keys: r.Keys, ElapsedSeconds: r.Elapsed.Seconds(),
+		KeysPerSecond: float64(r.Keys) / max(r.Elapsed.Seconds(), 1e-9),
+		NodeSkew:      r.NodeSkew(), SlotSkew: r.SlotSkew(),
+		SlotHistogram: slotBuckets(r), SlotKeys: map[string]int64{},
+		Classified: r.Classified, Families: []family{},
+		Unmatched: conv(r.Unmatched), EmptyHashtag: conv(r.EmptyTag), Unclosed: conv(r.UnclosedTag), Orphans: conv(r.Orphans),
+		Recounted: append([]int{}, r.Recounted...), Nodes: []node{}, HotSlots: []hot{},
+	}
+	for _, n := range r.Nodes {
+		out.Nodes = append(out.Nodes, node{n.Addr, n.ID, n.Slots, n.Keys})
+	}
+	for _, h := range r.HotSlots(20) {
+		out.HotSlots = append(out.HotSlots, hot{h.Slot, h.Keys})
+	}
+	for s, n := range r.SlotKeys {
+		if n > 0 {
+			out.SlotKeys[strconv.Itoa(s)] = n
+		}
+	}
+	for _, f := range r.Families {
+		out.Families = append(out.Families, family{f.Name, f.Template, f.Keys})
+	}
+	_ = rules
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

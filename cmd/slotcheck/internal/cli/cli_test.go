@@ -1,0 +1,356 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	slotlint "github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/slot"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// run runs slotcheck in-process.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code = RunContext(ctx, args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// wantOneLine checks that stderr is one line holding each part.
+func wantOneLine(t *testing.T, stderr string, parts ...string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("stderr is not one line: %q", stderr)
+	}
+	for _, p := range parts {
+		if !strings.Contains(stderr, p) {
+			t.Errorf("stderr %q lacks %q", stderr, p)
+		}
+	}
+}
+
+const testRules = `version: 1
+families:
+  job: "emq:{<queue>}:job:<id>"
+  pending: "emq:{<queue>}:pending"
+  user: "user:<id>"
+groups:
+  queue: [job, pending]
+`
+
+func rulesFile(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "rules.yaml")
+	if err := os.WriteFile(p, []byte(testRules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestUsage(t *testing.T) {
+	code, out, _ := run(t, "--help")
+	if code != ExitOK || !strings.Contains(out, "slotcheck audit --addr") {
+		t.Fatalf("--help: %d %q", code, out)
+	}
+	for _, cmd := range []string{"slot", "verify", "audit"} {
+		code, out, _ := run(t, cmd, "--help")
+		if code != ExitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--timeout") {
+			t.Errorf("%s --help: %d %q", cmd, code, out)
+		}
+	}
+	code, _, errs := run(t, "frob")
+	if code != ExitUsage {
+		t.Errorf("unknown command: %d", code)
+	}
+	wantOneLine(t, errs, `unknown command "frob"`)
+	code, _, errs = run(t, "slot")
+	if code != ExitUsage {
+		t.Errorf("slot without keys: %d", code)
+	}
+	wantOneLine(t, errs, "no keys given")
+	code, _, errs = run(t, "audit", "--password", "x")
+	if code != ExitUsage {
+		t.Errorf("--password: %d", code)
+	}
+	wantOneLine(t, errs, "unknown flag: --password")
+	code, _, errs = run(t, "audit")
+	wantOneLine(t, errs, "--addr is required")
+	if code != ExitUsage {
+		t.Errorf("audit without --addr: %d", code)
+	}
+}
+
+func TestSlot(t *testing.T) {
+	code, out, _ := run(t, "slot", "user:{42}:cart", "a", "x{}y")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{`"user:{42}:cart"  8000   {42}`, `"a"               15495`, `empty "{}"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, "slot", "--json", "{a}b")
+	var rows []slotRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != ExitOK || len(rows) != 1 || rows[0].Slot != slot.Of("a") || rows[0].HashTag != "a" {
+		t.Fatalf("--json: %d %v %q", code, err, out)
+	}
+
+	cl := redistest.Shared(t)
+	code, out, errs := run(t, "slot", "--addr", cl.Nodes[1].Addr, "a", "{user}:1")
+	if code != ExitOK || strings.Count(out, "agrees") != 2 || !strings.Contains(out, cl.Nodes[2].Addr) {
+		t.Fatalf("slot --addr: %d %q %q", code, out, errs)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	cl := redistest.Shared(t)
+	code, out, errs := run(t, "verify", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--samples", "200")
+	if code != ExitOK {
+		t.Fatalf("verify: %d %q %q", code, out, errs)
+	}
+	for _, want := range []string{"family job", "group  queue", "200 samples: each sample in one slot", "OK: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, "verify", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--json", "--samples", "50")
+	var res struct {
+		OK       bool
+		Keys     int
+		Families []struct {
+			Name  string
+			Slots int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != ExitOK || !res.OK || len(res.Families) != 3 {
+		t.Fatalf("--json: %d %v %q", code, err, out)
+	}
+	if res.Families[0].Slots < 40 {
+		t.Errorf("job samples hit %d slots; want them spread", res.Families[0].Slots)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	s := redistest.StartStandalone(t, redistest.WithPassword("right"))
+
+	code, _, errs := run(t, "verify", "--addr", "127.0.0.1:1", "--timeout", "2s")
+	if code != ExitError {
+		t.Errorf("refused: exit %d", code)
+	}
+	t.Logf("%s", errs)
+	wantOneLine(t, errs, "127.0.0.1:1", "connection refused")
+
+	t.Setenv(PasswordEnv, "wrong")
+	code, _, errs = run(t, "audit", "--addr", s.Addr)
+	if code != ExitError {
+		t.Errorf("wrong password: exit %d", code)
+	}
+	t.Logf("%s", errs)
+	wantOneLine(t, errs, s.Addr, "authentication failed", "WRONGPASS")
+
+	t.Setenv(PasswordEnv, "")
+	code, _, errs = run(t, "audit", "--addr", s.Addr)
+	if code != ExitError {
+		t.Errorf("no password: exit %d", code)
+	}
+	t.Logf("%s", errs)
+	wantOneLine(t, errs, "needs a password", PasswordEnv)
+
+	t.Setenv(PasswordEnv, "right")
+	code, _, errs = run(t, "verify", "--addr", s.Addr)
+	if code != ExitError {
+		t.Errorf("standalone: exit %d", code)
+	}
+	t.Logf("%s", errs)
+	wantOneLine(t, errs, "is a standalone server", "needs a Redis Cluster")
+	code, _, errs = run(t, "slot", "--addr", s.Addr, "a")
+	if code != ExitError {
+		t.Errorf("slot on standalone: exit %d", code)
+	}
+	wantOneLine(t, errs, "is a standalone server")
+	// --cluster forces cluster mode: the server's own reply says no.
+	code, _, errs = run(t, "slot", "--cluster", "--addr", s.Addr, "a")
+	if code != ExitError {
+		t.Errorf("slot --cluster on standalone: exit %d", code)
+	}
+	wantOneLine(t, errs, "cluster support disabled")
+
+	// audit works on a standalone server.
+	c := s.Client(t)
+	c.Set(context.Background(), "k{}", "1", 0)
+	code, out, errs := run(t, "audit", "--addr", s.Addr)
+	if code != ExitOK || !strings.Contains(out, "standalone server") || !strings.Contains(out, `"k{}"`) {
+		t.Errorf("audit standalone: %d %q %q", code, out, errs)
+	}
+}
+
+// commandStats returns the calls per command of a node.
+func commandStats(t *testing.T, addr string) map[string]int64 {
+	c := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true})
+	defer c.Close()
+	text, err := c.Info(context.Background(), "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for line := range strings.Lines(text) {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":calls=")
+		if !ok {
+			continue
+		}
+		n, _, _ := strings.Cut(rest, ",")
+		out[strings.TrimPrefix(name, "cmdstat_")], _ = strconv.ParseInt(n, 10, 64)
+	}
+	return out
+}
+
+// TestAuditReadOnly audits the shared cluster and proves with INFO
+// commandstats that only read commands reached the nodes.
+func TestAuditReadOnly(t *testing.T) {
+	cl := redistest.Shared(t)
+	ctx := context.Background()
+	cc := cl.Client(t)
+	if err := cl.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.FlushAll() })
+	var keys []string
+	for i := range 3000 {
+		keys = append(keys, fmt.Sprintf("emq:{q%d}:job:%d", i%40, i))
+	}
+	keys = append(keys, "stray", "a{}b", "open{", "user:7")
+	for i := 0; i < len(keys); i += 500 {
+		if _, err := cc.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, k := range keys[i:min(i+500, len(keys))] {
+				p.Set(ctx, k, "v", 0)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := map[string]map[string]int64{}
+	for _, n := range cl.Nodes {
+		before[n.Addr] = commandStats(t, n.Addr)
+	}
+	code, out, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--json", "--count", "100")
+	if code != ExitOK {
+		t.Fatalf("audit: %d %q", code, errs)
+	}
+	allowed := map[string]bool{"cluster": true, "info": true, "scan": true, "command": true, "ping": true, "hello": true, "client": true, "dbsize": true}
+	builtin := slotlint.Builtin()
+	for _, n := range cl.Nodes {
+		after := commandStats(t, n.Addr)
+		for name, calls := range after {
+			if calls == before[n.Addr][name] {
+				continue
+			}
+			parent, _, _ := strings.Cut(name, "|")
+			c := builtin.Command(name)
+			if !allowed[parent] || c == nil || c.IsWrite() {
+				t.Errorf("node %s: the audit sent %s (%d calls)", n.Addr, name, calls-before[n.Addr][name])
+			}
+		}
+	}
+	var r struct {
+		Keys     int64
+		Families []struct {
+			Name string
+			Keys int64
+		}
+		Unmatched struct{ Keys int64 }
+		Nodes     []struct{ Keys int64 }
+		SlotKeys  map[string]int64 `json:"slot_keys"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Keys != int64(len(keys)) || r.Families[0].Keys != 3000 || r.Families[2].Keys != 1 || r.Unmatched.Keys != 3 || len(r.Nodes) != 3 {
+		t.Errorf("report: %+v", r)
+	}
+	// The text report draws the histogram.
+	code, out, _ = run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t))
+	for _, want := range []string{"keys per master", "keys over slots", "█", "hot slots:", "master skew", `"open{"`, `(none)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+	if code != ExitOK {
+		t.Errorf("audit text: %d", code)
+	}
+}
+
+// TestNodeDown stops a master while the audit scans, then waits for the
+// cluster to fail and checks that verify and audit refuse a CLUSTERDOWN
+// cluster.
+func TestNodeDown(t *testing.T) {
+	cl := redistest.StartCluster(t)
+	ctx := context.Background()
+	cc := cl.Client(t)
+	for i := 0; i < 3000; i += 500 {
+		if _, err := cc.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for j := i; j < i+500; j++ {
+				p.Set(ctx, "k"+strconv.Itoa(j), "v", 0)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var once sync.Once
+	var stopErr error
+	testProgress = func(clustercheck.AuditProgress) {
+		once.Do(func() { stopErr = cl.Nodes[2].Stop() })
+	}
+	t.Cleanup(func() { testProgress = nil })
+	code, _, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--count", "10", "--timeout", "2s")
+	testProgress = nil
+	if stopErr != nil {
+		t.Fatal(stopErr)
+	}
+	if code != ExitError {
+		t.Errorf("node down: exit %d", code)
+	}
+	t.Logf("node down: %s", errs)
+	wantOneLine(t, errs, "audit stopped", cl.Nodes[2].Addr, "connection refused")
+
+	// With a master down and no replica, the cluster fails once the others
+	// time the node out.
+	c := cl.Nodes[0].Client(t)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		info, err := c.ClusterInfo(ctx).Result()
+		if err == nil && strings.Contains(info, "cluster_state:fail") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cluster did not fail: %v %q", err, info)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, cmd := range []string{"verify", "audit"} {
+		code, _, errs = run(t, cmd, "--addr", cl.Nodes[0].Addr, "--timeout", "2s")
+		if code != ExitError {
+			t.Errorf("%s on a failed cluster: exit %d", cmd, code)
+		}
+		t.Logf("%s: %s", cmd, errs)
+		wantOneLine(t, errs, "cluster_state:fail", "CLUSTERDOWN")
+	}
+}
