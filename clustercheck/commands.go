@@ -21,6 +21,9 @@ type cmdInfo struct {
 	atMostOneKey bool
 	// container: the table has subcommands "name|sub" of it.
 	container bool
+	// oneIndex is the place of the command's one key when it has exactly
+	// one key spec, a single key at a fixed index; 0 otherwise.
+	oneIndex int
 }
 
 func newCmdInfo(c *keyspace.Command) *cmdInfo {
@@ -29,7 +32,11 @@ func newCmdInfo(c *keyspace.Command) *cmdInfo {
 		ks := c.Keys[0]
 		one = !ks.IsKeyNum && ks.Keyword == "" && ks.LastKey == 0
 	}
-	return &cmdInfo{Command: c, atMostOneKey: one}
+	ci := &cmdInfo{Command: c, atMostOneKey: one}
+	if one && len(c.Keys) == 1 && c.Keys[0].Index > 0 {
+		ci.oneIndex = c.Keys[0].Index
+	}
+	return ci
 }
 
 // cmdMap is a table of commands by lower-case name, subcommands as

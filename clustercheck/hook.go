@@ -368,13 +368,23 @@ func (ch *chain) check(name string, args []any, info *cmdInfo, watched []string)
 
 // commandKeys returns the keys of a command by its key specs.
 func commandKeys(info *cmdInfo, args []any) []string {
+	return appendKeys(nil, info, args)
+}
+
+// appendKeys appends the keys of a command to dst.
+func appendKeys(dst []string, info *cmdInfo, args []any) []string {
+	if info.oneIndex > 0 { // the common case: one key at a fixed place
+		if info.oneIndex < len(args) {
+			dst = append(dst, argString(args[info.oneIndex]))
+		}
+		return dst
+	}
 	argv := stringArgs(args)
 	pos, _ := info.KeyPositions(argv)
-	keys := make([]string, 0, len(pos))
 	for _, p := range pos {
-		keys = append(keys, argv[p])
+		dst = append(dst, argv[p])
 	}
-	return keys
+	return dst
 }
 
 // colocation returns a CrossSlotError when keys span slots.
@@ -432,21 +442,31 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 			h.table.fetch(ctx, ch.process)
 			info = h.table.lookup(name, args)
 		}
-		w := watched
 		if tx {
-			w = nil // the transaction is checked as a whole below
+			// Inside MULTI/EXEC, a command that cannot span slots by itself
+			// counts only with the transaction, checked as a whole below.
+			if special[name] || info == nil || !info.atMostOneKey {
+				if e := ch.check(name, args, info, nil); e != nil {
+					if bad == nil {
+						bad = make([]*CrossSlotError, len(cmds))
+					}
+					bad[i], anyBad = e, true
+				}
+			}
+			if info != nil && len(info.Keys) > 0 {
+				n := len(txKeys)
+				txKeys = appendKeys(txKeys, info, args)
+				for range len(txKeys) - n {
+					txOrigin = append(txOrigin, name)
+				}
+			}
+			continue
 		}
-		if e := ch.check(name, args, info, w); e != nil {
+		if e := ch.check(name, args, info, watched); e != nil {
 			if bad == nil {
 				bad = make([]*CrossSlotError, len(cmds))
 			}
 			bad[i], anyBad = e, true
-		}
-		if tx && info != nil && len(info.Keys) > 0 {
-			for _, k := range commandKeys(info, args) {
-				txKeys = append(txKeys, k)
-				txOrigin = append(txOrigin, strings.ToUpper(name))
-			}
 		}
 	}
 	var txErr *CrossSlotError
@@ -460,7 +480,7 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 				if i < len(watched) {
 					return "WATCH"
 				}
-				return txOrigin[i-len(watched)]
+				return strings.ToUpper(txOrigin[i-len(watched)])
 			}
 			e.Reason = fmt.Sprintf("%s %s and %s %s in one transaction: %s", origin(a), strconv.Quote(all[a]), origin(b), strconv.Quote(all[b]), c.Reason)
 			txErr = e
