@@ -184,6 +184,9 @@ func Colocate(keys ...Key) Colocation {
 
 // compareKeys says whether two keys share a slot.
 func compareKeys(ka, kb Key, a, b Subject) Verdict {
+	if ka.Equal(kb) {
+		return Same
+	}
 	if v := compare(a, b); v != Maybe || !sharedHashtag(ka, kb) {
 		return v
 	}

@@ -70,6 +70,11 @@ func TestColocate(t *testing.T) {
 			want: Maybe,
 		},
 		{
+			name: "the same key, whatever its unknowns hold",
+			keys: []Key{Concat(Lit("a:"), v("q")), Concat(Lit("a:"), v("q"))},
+			want: Same,
+		},
+		{
 			name: "the same unknown prefix before the same hashtag",
 			keys: []Key{Concat(v("prefix"), Lit("{"), v("id"), Lit("}:a")), Concat(v("prefix"), Lit("{"), v("id"), Lit("}:b"))},
 			want: Same,

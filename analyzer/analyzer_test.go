@@ -1,0 +1,41 @@
+package analyzer_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// The test packages live in a module of their own under testdata, which
+// requires the real go-redis v9 and v8, so they follow the real API. They
+// are loaded in one run, since loading go-redis dominates the time:
+//
+//	basic       literal keys of every kind of multi-key command
+//	provenance  keys built with Sprintf, Join, branches, loops, templates, fields
+//	keys, app   key helpers in one package, used in another (facts)
+//	tx          WATCH transactions, TxPipelined, TxPipeline, plain pipelines
+//	ignore      //slotlint:ignore directives
+//	v8          go-redis v8
+//	raw         Do with a constant command name
+//	wrappers    wrappers declared in rules.yaml, and found by slotlint
+//	scripts     Lua scripts: undeclared keys, arity, flags, syntax
+func TestAnalyzer(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setFlag(t, "rules", filepath.Join(dir, "wrappers", "rules.yaml"))
+	analysistest.Run(t, dir, analyzer.Analyzer,
+		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts")
+}
+
+func setFlag(t *testing.T, name, value string) {
+	f := analyzer.Analyzer.Flags.Lookup(name)
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Value.Set(old) })
+}

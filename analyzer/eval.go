@@ -1,0 +1,726 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A kval is one possible value of a key expression, and where it was built.
+type kval struct {
+	key keyspace.Key
+	pos token.Pos
+}
+
+// maxAlts bounds the alternatives an expression may have (a variable set on
+// many branches); past it the value is one unknown.
+const maxAlts = 8
+
+// An elem is one element of a slice of keys: its possible values, and
+// whether the element stands for any number of elements built in a loop.
+type elem struct {
+	alts []kval
+	many bool
+}
+
+// A slice is what is known of a []string of keys.
+type slice struct {
+	elems []elem
+	// open is true when the slice holds elements that are not seen: it comes
+	// from a parameter, a call, or an append of another such slice.
+	open bool
+}
+
+// An evaluator recovers the keys that Go expressions build, within one
+// function declaration (its nested function literals included).
+type evaluator struct {
+	c    *checker
+	decl *ast.FuncDecl // nil for package-level initializers
+
+	// params gives identities to the declaration's parameters, "$0", "$1",
+	// ..., and "$recv" for the receiver, so that summaries can substitute
+	// the arguments of a call for them.
+	params map[*types.Var]string
+	// defs holds every assignment to each local variable: the expressions
+	// it may hold, and whether each sits in a loop.
+	defs map[*types.Var][]def
+	// appends holds what is appended to each local slice variable.
+	appends map[*types.Var][]appendDef
+	// busy guards against cycles through variables (x = x + "a").
+	busy map[*types.Var]bool
+	// loopIDs are the identities of variables set inside loops.
+	loopIDs map[string]bool
+}
+
+type def struct {
+	rhs    ast.Expr // nil: set in a way not followed (a range variable, &v)
+	pos    token.Pos
+	inLoop bool
+	add    bool // v += rhs
+}
+
+type appendDef struct {
+	call   *ast.CallExpr // append(v, ...)
+	inLoop bool
+}
+
+func newEvaluator(c *checker, decl *ast.FuncDecl) *evaluator {
+	e := &evaluator{
+		c:       c,
+		decl:    decl,
+		params:  map[*types.Var]string{},
+		defs:    map[*types.Var][]def{},
+		appends: map[*types.Var][]appendDef{},
+		busy:    map[*types.Var]bool{},
+		loopIDs: map[string]bool{},
+	}
+	if decl == nil {
+		return e
+	}
+	info := c.pass.TypesInfo
+	if decl.Recv != nil {
+		for _, f := range decl.Recv.List {
+			for _, n := range f.Names {
+				if v, ok := info.Defs[n].(*types.Var); ok {
+					e.params[v] = "$recv"
+				}
+			}
+		}
+	}
+	i := 0
+	for _, f := range decl.Type.Params.List {
+		if len(f.Names) == 0 {
+			i++
+			continue
+		}
+		for _, n := range f.Names {
+			if v, ok := info.Defs[n].(*types.Var); ok {
+				e.params[v] = "$" + strconv.Itoa(i)
+			}
+			i++
+		}
+	}
+	if decl.Body != nil {
+		e.collect(decl.Body, false)
+	}
+	return e
+}
+
+// collect records the assignments in a function body.
+func (e *evaluator) collect(n ast.Node, inLoop bool) {
+	info := e.c.pass.TypesInfo
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if n.Init != nil {
+				e.collect(n.Init, inLoop)
+			}
+			e.collect(n.Body, true)
+			if n.Post != nil {
+				e.collect(n.Post, true)
+			}
+			return false
+		case *ast.RangeStmt:
+			for _, x := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := x.(*ast.Ident); ok {
+					if v := e.localVar(id); v != nil {
+						e.defs[v] = append(e.defs[v], def{pos: id.Pos(), inLoop: true})
+					}
+				}
+			}
+			e.collect(n.Body, true)
+			return false
+		case *ast.FuncLit:
+			// A closure may run any number of times.
+			e.collect(n.Body, true)
+			return false
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				v := e.localVar(id)
+				if v == nil {
+					continue
+				}
+				var rhs ast.Expr
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					rhs = n.Rhs[i]
+				case len(n.Rhs) == 1 && i == 0:
+					rhs = n.Rhs[0] // k, err := f(): the first result
+				}
+				if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+					if n.Tok != token.ADD_ASSIGN {
+						rhs = nil
+					}
+					e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop, add: rhs != nil})
+					continue
+				}
+				if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && isBuiltin(info, call.Fun, "append") && len(call.Args) > 0 {
+					if base, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok && e.localVar(base) == v {
+						e.appends[v] = append(e.appends[v], appendDef{call: call, inLoop: inLoop})
+						continue
+					}
+				}
+				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop})
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				v := e.localVar(id)
+				if v == nil {
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Values) == len(n.Names) {
+					rhs = n.Values[i]
+				} else if len(n.Values) == 0 {
+					rhs = zeroExpr
+				}
+				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop})
+			}
+		case *ast.UnaryExpr:
+			// &x lets anything change x.
+			if n.Op == token.AND {
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					if v := e.localVar(id); v != nil {
+						e.defs[v] = append(e.defs[v], def{pos: id.Pos(), inLoop: inLoop})
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// zeroExpr stands for a variable declared without a value.
+var zeroExpr = &ast.BasicLit{Kind: token.STRING, Value: `""`}
+
+// localVar returns the variable that id denotes if it is local to a
+// function, and not one of the declaration's parameters.
+func (e *evaluator) localVar(id *ast.Ident) *types.Var {
+	v, ok := e.c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	if _, isParam := e.params[v]; isParam {
+		return nil
+	}
+	return v
+}
+
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// keys returns the possible values of a string expression.
+func (e *evaluator) keys(x ast.Expr) []kval {
+	alts := e.keys1(x)
+	if len(alts) > maxAlts {
+		return []kval{e.opaque(x)}
+	}
+	return alts
+}
+
+func (e *evaluator) keys1(x ast.Expr) []kval {
+	info := e.c.pass.TypesInfo
+	x = ast.Unparen(x)
+	if tv, ok := info.Types[x]; ok && tv.Value != nil {
+		if s, ok := constString(tv.Value); ok {
+			return []kval{{keyspace.Lit(s), x.Pos()}}
+		}
+	}
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		if x == zeroExpr {
+			return []kval{{keyspace.Lit(""), x.Pos()}}
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			return concatAlts(e.keys(x.X), e.keys(x.Y), x.Pos())
+		}
+	case *ast.Ident:
+		return e.ident(x)
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			return e.field(x)
+		}
+		return e.ident(x.Sel)
+	case *ast.CallExpr:
+		return e.call(x)
+	case *ast.StarExpr:
+		return e.keys(x.X)
+	}
+	return []kval{e.opaque(x)}
+}
+
+// constString returns a constant's value as Go prints it into a key.
+func constString(v constant.Value) (string, bool) {
+	switch v.Kind() {
+	case constant.String:
+		return constant.StringVal(v), true
+	case constant.Int:
+		return v.ExactString(), true
+	case constant.Bool:
+		return v.String(), true
+	}
+	return "", false
+}
+
+func concatAlts(a, b []kval, pos token.Pos) []kval {
+	out := make([]kval, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, kval{keyspace.Concat(x.key, y.key), pos})
+		}
+	}
+	return out
+}
+
+// opaque is an unknown value that equals nothing else, shown as the
+// expression's source.
+func (e *evaluator) opaque(x ast.Expr) kval {
+	return kval{keyspace.Unknown("", e.c.exprName(x), e.noBraces(x)), x.Pos()}
+}
+
+// noBraces reports whether an expression's type rules out braces in its
+// text: numbers and booleans.
+func (e *evaluator) noBraces(x ast.Expr) bool {
+	t := e.c.pass.TypesInfo.TypeOf(x)
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsNumeric|types.IsBoolean) != 0
+}
+
+// ident evaluates a variable or constant.
+func (e *evaluator) ident(id *ast.Ident) []kval {
+	info := e.c.pass.TypesInfo
+	obj := info.ObjectOf(id)
+	name := id.Name
+	noBraces := e.noBraces(id)
+	switch obj := obj.(type) {
+	case *types.Const:
+		if s, ok := constString(obj.Val()); ok {
+			return []kval{{keyspace.Lit(s), id.Pos()}}
+		}
+	case *types.Var:
+		if p, ok := e.params[obj]; ok {
+			return []kval{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
+		}
+		if obj.Parent() == obj.Pkg().Scope() || obj.Parent() == nil && !obj.IsField() {
+			return e.c.packageVar(obj, id.Pos())
+		}
+		return e.local(obj, id)
+	}
+	return []kval{e.opaque(id)}
+}
+
+// local evaluates a local variable from its assignments.
+func (e *evaluator) local(v *types.Var, use *ast.Ident) []kval {
+	id := fmt.Sprintf("%s@%d", v.Name(), v.Pos())
+	noBraces := e.noBraces(use)
+	defs := e.defs[v]
+	// A variable of the enclosing function seen from a closure, a range
+	// variable, or one that is set once from something unknown keeps one
+	// identity: every use in one run sees the same value.
+	self := []kval{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
+	if len(defs) == 0 || e.busy[v] {
+		return e.varying(v, self)
+	}
+	var out []kval
+	e.busy[v] = true
+	defer delete(e.busy, v)
+	for _, d := range defs {
+		switch {
+		case d.rhs == nil:
+			return e.varying(v, self)
+		case d.add:
+			// v += x: what v held before, then x. Followed in order, and
+			// only outside loops.
+			if d.inLoop || len(out) == 0 {
+				return e.varying(v, self)
+			}
+			out = concatAlts(out, e.keys(d.rhs), d.pos)
+		default:
+			out = append(out, e.keys(d.rhs)...)
+		}
+		if len(out) > maxAlts {
+			return e.varying(v, self)
+		}
+	}
+	if len(defs) == 1 || allSequential(defs) {
+		// Name the unknowns after the variable, so that two uses of it
+		// compare equal.
+		out = identify(out, id, v.Name())
+	}
+	return e.varying(v, out)
+}
+
+// allSequential reports whether a variable is set once and then only added
+// to, outside loops.
+func allSequential(defs []def) bool {
+	for i, d := range defs {
+		if d.inLoop || i > 0 && !d.add {
+			return false
+		}
+	}
+	return true
+}
+
+// varying records that the unknowns of a variable set inside a loop may hold
+// another value at each iteration; see vary.
+func (e *evaluator) varying(v *types.Var, alts []kval) []kval {
+	for _, d := range e.defs[v] {
+		if d.inLoop {
+			e.loopIDs[fmt.Sprintf("%s@%d", v.Name(), v.Pos())] = true
+			break
+		}
+	}
+	return alts
+}
+
+// vary returns k as another iteration of a loop sees it: the unknowns of
+// variables set in the loop become other values.
+func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
+	parts := make([]keyspace.Part, len(k.Parts))
+	for i, p := range k.Parts {
+		if p.Unknown {
+			for id := range e.loopIDs {
+				if strings.Contains(p.ID, id) {
+					p.ID += "'"
+					break
+				}
+			}
+		}
+		parts[i] = p
+	}
+	return keyspace.Key{Parts: parts}
+}
+
+// identify gives the anonymous unknowns of alts the identity of a variable.
+func identify(alts []kval, id, name string) []kval {
+	out := make([]kval, len(alts))
+	for i, a := range alts {
+		parts := make([]keyspace.Part, len(a.key.Parts))
+		n := 0
+		for j, p := range a.key.Parts {
+			if p.Unknown && p.ID == "" {
+				p.ID = fmt.Sprintf("%s#%d", id, n)
+				n++
+				if p.Name == "" {
+					p.Name = name
+				}
+			}
+			parts[j] = p
+		}
+		out[i] = kval{keyspace.Key{Parts: parts}, a.pos}
+	}
+	return out
+}
+
+// field evaluates x.f: an unknown whose identity is that of x, then f, when
+// x has one (a parameter, a receiver, a variable).
+func (e *evaluator) field(x *ast.SelectorExpr) []kval {
+	base := e.identity(x.X)
+	name := e.c.exprName(x)
+	if base == "" {
+		return []kval{e.opaque(x)}
+	}
+	return []kval{{keyspace.Unknown(base+"."+x.Sel.Name, name, e.noBraces(x)), x.Pos()}}
+}
+
+// identity returns an identity for the value of x, when x is a parameter, a
+// variable set once, or a field of one of those; "" otherwise.
+func (e *evaluator) identity(x ast.Expr) string {
+	info := e.c.pass.TypesInfo
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := info.ObjectOf(x).(*types.Var)
+		if !ok {
+			return ""
+		}
+		if p, ok := e.params[v]; ok {
+			return p
+		}
+		if v.Parent() == v.Pkg().Scope() {
+			return v.Pkg().Path() + "." + v.Name()
+		}
+		if len(e.defs[v]) <= 1 {
+			return fmt.Sprintf("%s@%d", v.Name(), v.Pos())
+		}
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			if base := e.identity(x.X); base != "" {
+				return base + "." + x.Sel.Name
+			}
+		}
+	case *ast.StarExpr:
+		return e.identity(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return e.identity(x.X)
+		}
+	}
+	return ""
+}
+
+// call evaluates a call that returns a key: fmt.Sprintf and friends,
+// strconv, conversions, keyspace templates, and functions with summaries.
+func (e *evaluator) call(call *ast.CallExpr) []kval {
+	info := e.c.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		return e.keys(call.Args[0]) // string(x), a named string type
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return []kval{e.opaque(call)}
+	}
+	switch fn.FullName() {
+	case "fmt.Sprintf":
+		if alts, ok := e.sprintf(call); ok {
+			return alts
+		}
+	case "fmt.Sprint":
+		return e.sprint(call)
+	case "strings.Join":
+		if len(call.Args) == 2 {
+			if alts, ok := e.join(call.Args[0], call.Args[1]); ok {
+				return alts
+			}
+		}
+	case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint":
+		return e.derived(call, "strconv", true)
+	case "strings.ToLower", "strings.ToUpper", "strings.TrimSpace":
+		return e.derived(call, fn.Name(), false)
+	}
+	if alts, ok := e.c.template(e, call, fn); ok {
+		return alts
+	}
+	if alts, ok := e.c.summaryCall(e, call, fn); ok {
+		return alts
+	}
+	return []kval{e.opaque(call)}
+}
+
+// derived is f(x) for a function of x alone: literal when x is, else an
+// unknown whose identity follows x's.
+func (e *evaluator) derived(call *ast.CallExpr, fname string, noBraces bool) []kval {
+	if len(call.Args) == 0 {
+		return []kval{e.opaque(call)}
+	}
+	arg := e.keys(call.Args[0])
+	if len(arg) == 1 {
+		if s, ok := arg[0].key.Literal(); ok {
+			if tv := e.c.pass.TypesInfo.Types[call]; tv.Value != nil {
+				s, _ = constString(tv.Value)
+			} else if fname != "strconv" {
+				return []kval{e.opaque(call)}
+			}
+			return []kval{{keyspace.Lit(s), call.Pos()}}
+		}
+		if p := arg[0].key.Parts; len(p) == 1 && p[0].ID != "" {
+			return []kval{{keyspace.Unknown(fname+"("+p[0].ID+")", p[0].Name, noBraces || p[0].NoBraces), call.Pos()}}
+		}
+	}
+	k := e.opaque(call)
+	k.key.Parts[0].NoBraces = noBraces
+	return []kval{k}
+}
+
+// sprintf follows fmt.Sprintf with a constant format.
+func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {
+	if len(call.Args) == 0 {
+		return nil, false
+	}
+	tv := e.c.pass.TypesInfo.Types[call.Args[0]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil, false
+	}
+	format := constant.StringVal(tv.Value)
+	args := call.Args[1:]
+	if call.Ellipsis.IsValid() {
+		return nil, false
+	}
+	out := []kval{{keyspace.Key{}, call.Pos()}}
+	lit := func(s string) { out = concatAlts(out, []kval{{keyspace.Lit(s), call.Pos()}}, call.Pos()) }
+	argi := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			j := strings.IndexByte(format[i:], '%')
+			if j < 0 {
+				j = len(format) - i
+			}
+			lit(format[i : i+j])
+			i += j - 1
+			continue
+		}
+		// A verb: flags, width and precision, then the letter.
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			return nil, false
+		}
+		verb := format[j]
+		spec := format[i+1 : j]
+		i = j
+		if verb == '%' {
+			lit("%")
+			continue
+		}
+		if spec != "" || argi >= len(args) {
+			// Padding and argument indexes change the text: give up on the
+			// whole key rather than guess.
+			return nil, false
+		}
+		arg := args[argi]
+		argi++
+		switch verb {
+		case 's', 'v', 'd':
+			out = concatAlts(out, e.keys(arg), call.Pos())
+		default:
+			k := e.opaque(arg)
+			k.key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
+			out = concatAlts(out, []kval{k}, call.Pos())
+		}
+		if len(out) > maxAlts {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// sprint follows fmt.Sprint: operands side by side, with a space between
+// two operands when neither is a string.
+func (e *evaluator) sprint(call *ast.CallExpr) []kval {
+	if call.Ellipsis.IsValid() {
+		return []kval{e.opaque(call)}
+	}
+	info := e.c.pass.TypesInfo
+	isString := func(x ast.Expr) bool {
+		b, ok := info.TypeOf(x).Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsString != 0
+	}
+	out := []kval{{keyspace.Key{}, call.Pos()}}
+	for i, arg := range call.Args {
+		if i > 0 && !isString(arg) && !isString(call.Args[i-1]) {
+			out = concatAlts(out, []kval{{keyspace.Lit(" "), call.Pos()}}, call.Pos())
+		}
+		out = concatAlts(out, e.keys(arg), call.Pos())
+		if len(out) > maxAlts {
+			return []kval{e.opaque(call)}
+		}
+	}
+	return out
+}
+
+// join follows strings.Join over a slice whose elements are all seen.
+func (e *evaluator) join(sx, sepx ast.Expr) ([]kval, bool) {
+	s := e.slice(sx)
+	if s.open {
+		return nil, false
+	}
+	sep := e.keys(sepx)
+	out := []kval{{keyspace.Key{}, sx.Pos()}}
+	for i, el := range s.elems {
+		if el.many {
+			return nil, false
+		}
+		if i > 0 {
+			out = concatAlts(out, sep, sx.Pos())
+		}
+		out = concatAlts(out, el.alts, sx.Pos())
+		if len(out) > maxAlts {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// slice returns what is known of a []string expression.
+func (e *evaluator) slice(x ast.Expr) slice {
+	info := e.c.pass.TypesInfo
+	x = ast.Unparen(x)
+	switch x := x.(type) {
+	case *ast.CompositeLit:
+		var s slice
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			s.elems = append(s.elems, elem{alts: e.keys(el)})
+		}
+		return s
+	case *ast.CallExpr:
+		if isBuiltin(info, x.Fun, "append") && len(x.Args) > 0 {
+			s := e.slice(x.Args[0])
+			s.elems = append([]elem(nil), s.elems...)
+			e.appendTo(&s, x, false)
+			return s
+		}
+		if isBuiltin(info, x.Fun, "make") {
+			return slice{}
+		}
+	case *ast.Ident:
+		if x.Name == "nil" {
+			return slice{}
+		}
+		v, ok := info.ObjectOf(x).(*types.Var)
+		if !ok || e.busy[v] {
+			return slice{open: true}
+		}
+		if _, isParam := e.params[v]; isParam {
+			return slice{open: true}
+		}
+		if v.Parent() == v.Pkg().Scope() {
+			return e.c.packageSlice(v)
+		}
+		defs := e.defs[v]
+		if len(defs) != 1 || defs[0].rhs == nil {
+			return slice{open: true}
+		}
+		e.busy[v] = true
+		defer delete(e.busy, v)
+		s := e.slice(defs[0].rhs)
+		s.elems = append([]elem(nil), s.elems...)
+		for _, a := range e.appends[v] {
+			e.appendTo(&s, a.call, a.inLoop)
+		}
+		return s
+	}
+	return slice{open: true}
+}
+
+// appendTo adds what append(v, ...) adds to s.
+func (e *evaluator) appendTo(s *slice, call *ast.CallExpr, inLoop bool) {
+	args := call.Args[1:]
+	if call.Ellipsis.IsValid() && len(args) == 1 {
+		more := e.slice(args[0])
+		s.open = s.open || more.open
+		for _, el := range more.elems {
+			el.many = el.many || inLoop
+			s.elems = append(s.elems, el)
+		}
+		return
+	}
+	for _, a := range args {
+		s.elems = append(s.elems, elem{alts: e.keys(a), many: inLoop})
+	}
+}

@@ -1,0 +1,363 @@
+package analyzer
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/luacheck"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Lua scripts are checked by package luacheck whenever their source is known
+// statically: a constant, a package-level variable, a redis.NewScript result
+// kept in a variable or a struct field, or the SHA1 of a script that the
+// package loads with SCRIPT LOAD or NewScript. The analyzer supplies what it
+// knows of KEYS and ARGV at each call.
+
+// A scriptRef is a script whose source is known.
+type scriptRef struct {
+	name string // the Go name that holds it, for messages
+	src  string
+	pos  token.Pos // where it is defined
+}
+
+// scripts caches what the package's scripts are.
+type scripts struct {
+	parsed map[string]*luacheck.Script
+	fields map[*types.Var]scriptRef // struct fields set to a known script
+	bySHA  map[string]scriptRef
+	// reported dedupes findings about one script reported at several calls.
+	reported map[string]bool
+}
+
+// scriptOf returns the script that x holds: a source string, a *redis.Script,
+// or the SHA1 of a script loaded in the package.
+func (c *checker) scriptOf(e *evaluator, x ast.Expr, name string) (scriptRef, bool) {
+	info := c.pass.TypesInfo
+	x = ast.Unparen(x)
+	if tv := info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		src := constant.StringVal(tv.Value)
+		pos := x.Pos()
+		if id := identOf(x); id != nil {
+			name = id.Name
+			if obj := info.ObjectOf(id); obj != nil {
+				pos = obj.Pos()
+			}
+		}
+		if isSHA1(src) {
+			ref, ok := c.scriptsBySHA()[src]
+			return ref, ok
+		}
+		return scriptRef{name: name, src: src, pos: pos}, true
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
+		if _, m := c.resolve(x); m != nil && (m.Kind == keyspace.KindNewScript || m.Kind == keyspace.KindScriptLoad) && m.Script >= 0 && m.Script < len(x.Args) {
+			return c.scriptOf(e, x.Args[m.Script], name)
+		}
+		if sel, ok := x.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Result" || sel.Sel.Name == "Val") {
+			if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+				return c.scriptOf(e, inner, name)
+			}
+		}
+	case *ast.Ident:
+		v, ok := info.ObjectOf(x).(*types.Var)
+		if !ok {
+			return scriptRef{}, false
+		}
+		if init, ok := c.pkgVars[v]; ok && v.Pkg() == c.pass.Pkg {
+			return c.scriptOf(c.pkgEval, init, x.Name)
+		}
+		if lv := e.localVar(x); lv != nil {
+			if defs := e.defs[lv]; len(defs) == 1 && defs[0].rhs != nil {
+				return c.scriptOf(e, defs[0].rhs, x.Name)
+			}
+		}
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			if v, ok := sel.Obj().(*types.Var); ok {
+				ref, ok := c.scriptFields()[v]
+				return ref, ok
+			}
+		}
+		return c.scriptOf(e, x.Sel, x.Sel.Name)
+	}
+	return scriptRef{}, false
+}
+
+func identOf(x ast.Expr) *ast.Ident {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+func isSHA1(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// scriptFields finds the struct fields set, anywhere in the package, to one
+// known script: in composite literals and in assignments.
+func (c *checker) scriptFields() map[*types.Var]scriptRef {
+	if c.scripts.fields != nil {
+		return c.scripts.fields
+	}
+	fields := map[*types.Var]scriptRef{}
+	conflict := map[*types.Var]bool{}
+	set := func(field types.Object, value ast.Expr) {
+		v, ok := field.(*types.Var)
+		if !ok || !v.IsField() {
+			return
+		}
+		ref, ok := c.scriptOf(c.pkgEval, value, v.Name())
+		if prev, seen := fields[v]; !ok || seen && prev.src != ref.src {
+			conflict[v] = true
+			return
+		}
+		fields[v] = ref
+	}
+	c.scripts.fields = fields // guards against recursion through a field
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							if obj := c.pass.TypesInfo.ObjectOf(id); obj != nil {
+								set(obj, kv.Value)
+							}
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, lhs := range n.Lhs {
+						if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
+							if s, ok := c.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.FieldVal {
+								set(s.Obj(), n.Rhs[i])
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for v := range conflict {
+		delete(fields, v)
+	}
+	return fields
+}
+
+// scriptsBySHA maps the SHA1 of every script the package makes with
+// NewScript or loads with SCRIPT LOAD to the script.
+func (c *checker) scriptsBySHA() map[string]scriptRef {
+	if c.scripts.bySHA != nil {
+		return c.scripts.bySHA
+	}
+	c.scripts.bySHA = map[string]scriptRef{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			_, m := c.resolve(call)
+			if m == nil || (m.Kind != keyspace.KindNewScript && m.Kind != keyspace.KindScriptLoad) || m.Script < 0 || m.Script >= len(call.Args) {
+				return true
+			}
+			tv := c.pass.TypesInfo.Types[call.Args[m.Script]]
+			if tv.Value != nil && tv.Value.Kind() == constant.String {
+				src := constant.StringVal(tv.Value)
+				name := "script"
+				if id := identOf(ast.Unparen(call.Args[m.Script])); id != nil {
+					name = id.Name
+				}
+				sum := sha1.Sum([]byte(src))
+				c.scripts.bySHA[hex.EncodeToString(sum[:])] = scriptRef{name: name, src: src, pos: call.Args[m.Script].Pos()}
+			}
+			return true
+		})
+	}
+	return c.scripts.bySHA
+}
+
+// parse parses a script once per package.
+func (c *checker) parse(ref scriptRef) *luacheck.Script {
+	if s := c.scripts.parsed[ref.src]; s != nil {
+		return s
+	}
+	s, _ := luacheck.Parse(ref.name, ref.src) // a syntax error is reported by Check
+	c.scripts.parsed[ref.src] = s
+	return s
+}
+
+// checkScriptCall runs the Lua checks for one call of a script. Findings
+// about the slots of KEYS are left to checkKeys, which knows where each key
+// was built; findings that do not depend on the call are reported once.
+func (c *checker) checkScriptCall(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr) {
+	c.checkScript(s, call, ref, keys, keysOpen, args, argsOpen, client, nil)
+}
+
+// checkScriptDef checks a script where it is made, with no call in sight:
+// only for what does not depend on a call, its syntax and its flags.
+func (c *checker) checkScriptDef(s *summary, call *ast.CallExpr, ref scriptRef) {
+	only := map[string]bool{luacheck.CategorySyntax: true, luacheck.CategoryFlags: true}
+	c.checkScript(s, call, ref, nil, true, nil, true, nil, only)
+}
+
+func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr, only map[string]bool) {
+	script := c.parse(ref)
+	lc := luacheck.Call{
+		KnownKeyCount: !keysOpen,
+		KnownArgCount: !argsOpen,
+		Cluster:       c.clusterCapable(client),
+	}
+	for _, g := range keys {
+		lc.Keys = append(lc.Keys, firstKey(g))
+	}
+	for _, g := range args {
+		lc.Args = append(lc.Args, firstKey(g))
+	}
+	cmds := func(name string) *keyspace.Command { return c.rules.Command(name) }
+	for _, f := range script.Check(cmds, lc) {
+		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
+			continue
+		}
+		// A place in the script is reported once, at the first call that
+		// finds it; a finding about a call, at each call.
+		key := fmt.Sprintf("%s\x00%s\x00%d:%d", ref.src, f.Category, f.Line, f.Col)
+		if f.Line == 0 {
+			key += "\x00" + f.Message
+		}
+		if c.scripts.reported[key] {
+			continue
+		}
+		c.scripts.reported[key] = true
+		d := diag{pos: call.Pos(), end: call.End(), category: f.Category, message: f.Message}
+		if ref.pos.IsValid() && (ref.pos < call.Pos() || ref.pos >= call.End()) {
+			d.related = []analysis.RelatedInformation{{Pos: ref.pos, Message: fmt.Sprintf("script %s is defined here", ref.name)}}
+		}
+		s.diags = append(s.diags, d)
+	}
+}
+
+func firstKey(g keyGroup) keyspace.Key {
+	if len(g) == 0 {
+		return keyspace.Unknown("", "?", false)
+	}
+	return g[0].key
+}
+
+// clusterCapable reports whether a client expression may talk to a Redis
+// Cluster, by its static type.
+func (c *checker) clusterCapable(x ast.Expr) bool {
+	if x == nil {
+		return false
+	}
+	t := c.pass.TypesInfo.TypeOf(x)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	switch n.Obj().Name() {
+	case "ClusterClient", "UniversalClient", "Ring":
+		return true
+	}
+	return false
+}
+
+// scriptCall checks the script of Eval, EvalSha, Script.Run and the like.
+func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method, keys []keyGroup, keysOpen bool) {
+	var srcExpr, client ast.Expr
+	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	switch {
+	case m.Script == keyspace.ReceiverParam:
+		if sel == nil {
+			return
+		}
+		srcExpr = sel.X
+		// Script.Run(ctx, client, keys, args...): the client is parameter 1.
+		if len(call.Args) > 1 {
+			client = call.Args[1]
+		}
+	case m.Script >= 0 && m.Script < len(call.Args):
+		srcExpr = call.Args[m.Script]
+		if sel != nil {
+			client = sel.X
+		}
+	default:
+		return
+	}
+	ref, ok := c.scriptOf(e, srcExpr, "script")
+	if !ok {
+		return
+	}
+	var args []keyGroup
+	argsOpen := true
+	if m.Args != nil {
+		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
+	}
+	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client)
+}
+
+// rawScript checks Do(ctx, "EVAL", src, numkeys, keys..., args...) and
+// EVALSHA, EVAL_RO and EVALSHA_RO.
+func (c *checker) rawScript(e *evaluator, s *summary, call *ast.CallExpr, args []ast.Expr, argv []string) {
+	switch strings.ToLower(argv[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro":
+	default:
+		return
+	}
+	if len(args) < 3 || argv[2] == "" {
+		return
+	}
+	ref, ok := c.scriptOf(e, args[1], "script")
+	if !ok {
+		return
+	}
+	var n int
+	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+		return
+	}
+	var keys, rest []keyGroup
+	for _, a := range args[3 : 3+n] {
+		keys = append(keys, e.keys(a))
+	}
+	for _, a := range args[3+n:] {
+		rest = append(rest, e.keys(a))
+	}
+	var client ast.Expr
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		client = sel.X
+	}
+	c.checkScriptCall(s, call, ref, keys, false, rest, false, client)
+}
+
+// initName is the name of the package-level variable that call initializes,
+// or "script".
+func (c *checker) initName(call *ast.CallExpr) string {
+	if name, ok := c.initNames[call]; ok {
+		return name
+	}
+	return "script"
+}
