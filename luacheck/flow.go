@@ -135,10 +135,12 @@ type varKey struct {
 	inst int
 }
 
+// instKey names a function activation by its call site: the activations of
+// one call site share their locals, so a tree of calls makes as many
+// variables as the script has call sites, not as it has paths.
 type instKey struct {
-	call   ast.Expr
-	fn     *ast.FunctionExpr
-	parent int
+	call ast.Expr
+	fn   *ast.FunctionExpr
 }
 
 type nodeInst struct {
@@ -154,7 +156,7 @@ type pendingFn struct {
 // analysis bounds: the walk gives up on precision, never on soundness of
 // what it reports, past them.
 const (
-	maxSteps    = 200000 // statements walked, over all function activations
+	maxSteps    = 50000 // statements walked, over all function activations
 	maxLoopIter = 6      // passes over a loop body to reach a fixed point
 )
 
@@ -183,6 +185,33 @@ type analyzer struct {
 	analyzed  map[*ast.FunctionExpr]bool
 	pending   []pendingFn
 	loops     []*[]*state
+	memo      map[int]*memoCall
+}
+
+// A memoCall is the last walk of a function activation: entered again with
+// the same arguments and state, it ends the same way.
+type memoCall struct {
+	args    vset2
+	tail    *spread
+	entry   *state
+	exit    *state
+	results vset2
+	rtail   *spread
+}
+
+func sameArgs(a, b vset2, ta, tb *spread) bool {
+	if len(a) != len(b) || (ta == nil) != (tb == nil) {
+		return false
+	}
+	for i := range a {
+		if !sameSet(a[i], b[i]) {
+			return false
+		}
+	}
+	if ta != nil && (ta.from != tb.from || ta.start != tb.start || !sameSet(ta.elems, tb.elems)) {
+		return false
+	}
+	return true
 }
 
 func newAnalyzer(identCol map[*ast.IdentExpr]int) *analyzer {
@@ -198,6 +227,7 @@ func newAnalyzer(identCol map[*ast.IdentExpr]int) *analyzer {
 		keyReads: map[*ast.AttrGetExpr]*keyRead{},
 		stack:    map[*ast.FunctionExpr]bool{},
 		analyzed: map[*ast.FunctionExpr]bool{},
+		memo:     map[int]*memoCall{},
 	}
 }
 
@@ -211,7 +241,9 @@ func (a *analyzer) run(chunk []ast.Stmt) {
 	for len(a.pending) > 0 {
 		p := a.pending[0]
 		a.pending = a.pending[1:]
-		if a.analyzed[p.c.expr] || a.exhausted() {
+		// Past the step budget the walk no longer enters calls, so walking
+		// what is left of the script stays linear in its size.
+		if a.analyzed[p.c.expr] {
 			continue
 		}
 		a.analyzed[p.c.expr] = true
@@ -879,13 +911,18 @@ func (a *analyzer) callFunc(c *closure, node ast.Expr, args vset2, tail *spread,
 	a.stack[c.expr] = true
 	defer delete(a.stack, c.expr)
 
-	ik := instKey{node, c.expr, fr.inst}
+	ik := instKey{node, c.expr}
 	inst, ok := a.insts[ik]
 	if !ok {
 		a.nextInst++
 		inst = a.nextInst
 		a.insts[ik] = inst
 	}
+	if m := a.memo[inst]; m != nil && sameArgs(m.args, args, m.tail, tail) && m.entry.equal(st) {
+		st.set(m.exit.copy())
+		return m.results, m.rtail
+	}
+	entry := st.copy()
 	nf := &frame{inst: inst}
 	sc := c.scope
 	body := st.copy()
@@ -911,6 +948,7 @@ func (a *analyzer) callFunc(c *closure, node ast.Expr, args vset2, tail *spread,
 	if len(exits) > 0 {
 		st.set(join(exits...))
 	}
+	a.memo[inst] = &memoCall{args: args, tail: tail, entry: entry, exit: st.copy(), results: nf.returns, rtail: nf.rtail}
 	return nf.returns, nf.rtail
 }
 

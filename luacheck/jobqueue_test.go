@@ -196,8 +196,8 @@ func TestJobQueue(t *testing.T) {
 			src:  retryBad,
 			call: runtimeCall([]string{ordersJob, ordersActive}, "42", "1000", "emq:{orders}:scheduled", "1700000000"),
 			want: []want{
-				{cat: CategoryUndeclaredKey, line: 4, col: 1, exact: `script retryBadScript line 4: redis.call("ZADD", ARGV[3], tonumber(...) + delay, ARGV[1]) touches a key not declared in KEYS: ARGV[3]; ` + works + `; pass it in KEYS, not in ARGV`},
-				{cat: CategoryArity, line: 4, col: 1, exact: `script retryBadScript line 4: ARGV[3] ("emq:{orders}:scheduled") is used as a key by redis.call("ZADD", ARGV[3], tonumber(...) + delay, ARGV[1]), so the caller passes a key in ARGV; pass it in KEYS`},
+				{cat: CategoryUndeclaredKey, line: 4, col: 1, exact: `script retryBadScript line 4: redis.call("ZADD", ARGV[3], tonumber(ARGV[4]) + delay, ARGV[1]) touches a key not declared in KEYS: ARGV[3]; ` + works + `; pass it in KEYS, not in ARGV`},
+				{cat: CategoryArity, line: 4, col: 1, exact: `script retryBadScript line 4: ARGV[3] ("emq:{orders}:scheduled") is used as a key by redis.call("ZADD", ARGV[3], tonumber(ARGV[4]) + delay, ARGV[1]), so the caller passes a key in ARGV; pass it in KEYS`},
 			},
 		},
 		{

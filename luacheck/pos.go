@@ -95,18 +95,25 @@ func syntaxError(name, body string, err error, toks []token, bad *token) *Syntax
 	return se
 }
 
-// endOfScript is the position just after the script's last token: the end
-// of the line it is on.
+// endOfScript is the position just after the script's last token.
 func endOfScript(body string, toks []token) (line, col int) {
 	if len(toks) == 0 {
 		return 1, 1
 	}
-	line = toks[len(toks)-1].line
-	lines := strings.Split(body, "\n")
-	if line-1 < len(lines) {
-		return line, len(strings.TrimRight(lines[line-1], "\r")) + 1
+	last := toks[len(toks)-1]
+	if last.typ != parse.TString {
+		n := len(last.str)
+		if last.typ == '.' {
+			n = 1 // gopher-lua leaves the text of a "." token empty
+		}
+		return last.line, last.col + n
 	}
-	return line, 1
+	// A string's text is not its source: end at the end of its line.
+	lines := strings.Split(body, "\n")
+	if last.line-1 < len(lines) {
+		return last.line, len(strings.TrimRight(lines[last.line-1], " \t\r")) + 1
+	}
+	return last.line, last.col + 1
 }
 
 func describeToken(t *token) string {
@@ -335,7 +342,7 @@ func renderDepth(e ast.Expr, depth int) string {
 		if len(e.Args) == 0 {
 			return callee + "()"
 		}
-		if depth >= 1 {
+		if depth >= 2 {
 			return callee + "(...)"
 		}
 		var args []string
@@ -346,7 +353,11 @@ func renderDepth(e ast.Expr, depth int) string {
 			}
 			args = append(args, renderDepth(a, depth+1))
 		}
-		return callee + "(" + strings.Join(args, ", ") + ")"
+		text := callee + "(" + strings.Join(args, ", ") + ")"
+		if depth >= 1 && len(text) > 24 {
+			return callee + "(...)"
+		}
+		return text
 	case *ast.TableExpr:
 		if len(e.Fields) == 0 {
 			return "{}"

@@ -92,13 +92,19 @@ func concatValue(vs ...*value) *value {
 	// Merge adjacent string constants, so equal concatenations have equal ids.
 	var merged []*value
 	for _, p := range parts {
+		if p.kind == kLit && p.text == "" && len(parts) > 1 {
+			continue
+		}
 		if n := len(merged); n > 0 && p.kind == kLit && merged[n-1].kind == kLit {
 			merged[n-1] = litValue(merged[n-1].text + p.text)
 			continue
 		}
 		merged = append(merged, p)
 	}
-	if len(merged) == 1 {
+	switch len(merged) {
+	case 0:
+		return litValue("")
+	case 1:
 		return merged[0]
 	}
 	ids := make([]string, len(merged))
