@@ -157,7 +157,7 @@ type pendingFn struct {
 // what it reports, past them.
 const (
 	maxSteps    = 50000 // statements walked, over all function activations
-	maxLoopIter = 6      // passes over a loop body to reach a fixed point
+	maxLoopIter = 6     // passes over a loop body to reach a fixed point
 )
 
 type analyzer struct {
