@@ -403,7 +403,7 @@ func (s *Server) checkReady(pid int) error {
 		return err
 	}
 	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(2 * time.Second))
+	conn.SetDeadline(time.Now().Add(time.Second))
 	r := bufio.NewReader(conn)
 	do := func(args ...string) (string, error) {
 		var b strings.Builder

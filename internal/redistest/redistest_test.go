@@ -2,6 +2,7 @@ package redistest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -109,6 +110,30 @@ func TestStartupFailureShowsLog(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "no-such-directive") || !strings.Contains(err.Error(), "log tail") {
 		t.Fatalf("error does not show the log tail: %v", err)
+	}
+}
+
+func TestPortInUse(t *testing.T) {
+	path := Require(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	s := &Server{Dir: t.TempDir(), path: path}
+	s.port = l.Addr().(*net.TCPAddr).Port
+	s.Addr = l.Addr().String()
+	if err := s.launch(); !errors.Is(err, errAddrInUse) {
+		s.Stop()
+		t.Fatalf("launch on a port in use: %v, want errAddrInUse", err)
+	}
+	// startFresh moves on to other ports.
+	if err := s.startFresh(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if s.Addr == l.Addr().String() {
+		t.Fatal("startFresh kept the port in use")
 	}
 }
 
