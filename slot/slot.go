@@ -8,6 +8,8 @@
 package slot
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unsafe"
 )
@@ -17,14 +19,44 @@ const Count = 16384
 
 // Of returns the hash slot of key. The empty key is in slot 0.
 func Of(key string) int {
+	if n := len(key); n >= 8 && n <= 16 {
+		// Most keys are short: find the '{' in two overlapping 8-byte
+		// words, then the '}' byte by byte in the few bytes after it.
+		b := unsafe.Slice(unsafe.StringData(key), n)
+		open := -1
+		if m := bytesEqual(binary.LittleEndian.Uint64(b), '{'); m != 0 {
+			open = bits.TrailingZeros64(m) >> 3
+		} else if m := bytesEqual(binary.LittleEndian.Uint64(b[n-8:]), '{'); m != 0 {
+			// Bytes n-8 to 7 are in both words and hold no '{'.
+			open = n - 8 + bits.TrailingZeros64(m)>>3
+		}
+		if open >= 0 {
+			j := open + 1
+			for j < n && key[j] != '}' {
+				j++
+			}
+			if j < n && j > open+1 {
+				key = key[open+1 : j]
+			}
+		}
+		return int(CRC16(key) & (Count - 1))
+	}
 	i, j := tagBounds(key)
 	return int(CRC16(key[i:j]) & (Count - 1))
 }
 
 // OfBytes is Of for a key held in a byte slice.
 func OfBytes(key []byte) int {
-	i, j := tagBounds(bytesView(key))
-	return int(CRC16(key[i:j]) & (Count - 1))
+	return Of(bytesView(key))
+}
+
+// bytesEqual returns x with 0x80 in each byte that equals c and 0 in the
+// others. Unlike the usual haszero trick it is exact for every byte, with no
+// false matches above a true one, so any byte's result can be read.
+func bytesEqual(x uint64, c byte) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	y := x ^ 0x0101010101010101*uint64(c) // 0 in the bytes equal to c
+	return ^((y&low7 + low7) | y | low7)
 }
 
 // HashTag returns the part of key that Redis Cluster hashes. When key has a

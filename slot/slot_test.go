@@ -173,3 +173,46 @@ func FuzzOf(f *testing.F) {
 		}
 	})
 }
+
+// TestBraceLayouts compares Of with the reference on every key of up to 12
+// bytes over '{', '}' and 'a', and on every placement of one '{' and one '}'
+// in keys of up to 24 bytes, which cover the word-at-a-time search of short
+// keys and the lengths around it.
+func TestBraceLayouts(t *testing.T) {
+	check := func(key []byte) {
+		if got, want := Of(string(key)), referenceSlot(key); got != want {
+			t.Fatalf("Of(%q) = %d, want %d", key, got, want)
+		}
+	}
+	for n := 0; n <= 12; n++ {
+		key := make([]byte, n)
+		for code := 0; code < pow3(n); code++ {
+			for i, c := 0, code; i < n; i, c = i+1, c/3 {
+				key[i] = "{}a"[c%3]
+			}
+			check(key)
+		}
+	}
+	for n := 0; n <= 24; n++ {
+		for open := -1; open < n; open++ {
+			for close := -1; close < n; close++ {
+				key := []byte(strings.Repeat("x", n))
+				if open >= 0 {
+					key[open] = '{'
+				}
+				if close >= 0 {
+					key[close] = '}'
+				}
+				check(key)
+			}
+		}
+	}
+}
+
+func pow3(n int) int {
+	p := 1
+	for range n {
+		p *= 3
+	}
+	return p
+}
