@@ -122,7 +122,7 @@ var categories = map[string]bool{CategorySyntax: true, CategoryUndeclaredKey: tr
 // right prefix that starts in lower case and has no trailing period.
 func checkInvariants(t *testing.T, s *Script, fs []Finding) {
 	t.Helper()
-	lines := strings.Count(s.Source, "\n") + 1
+	lines := len(luaLines(s.Source))
 	for _, f := range fs {
 		if !categories[f.Category] {
 			t.Errorf("unknown category %q: %s", f.Category, f.Message)

@@ -109,11 +109,30 @@ func endOfScript(body string, toks []token) (line, col int) {
 		return last.line, last.col + n
 	}
 	// A string's text is not its source: end at the end of its line.
-	lines := strings.Split(body, "\n")
+	lines := luaLines(body)
 	if last.line-1 < len(lines) {
-		return last.line, len(strings.TrimRight(lines[last.line-1], " \t\r")) + 1
+		return last.line, len(strings.TrimRight(lines[last.line-1], " \t")) + 1
 	}
 	return last.line, last.col + 1
+}
+
+// luaLines splits a script into lines as Lua counts them: "\n", "\r",
+// "\r\n" and "\n\r" each end a line.
+func luaLines(src string) []string {
+	var lines []string
+	start := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		lines = append(lines, src[start:i])
+		if i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r') && src[i+1] != c {
+			i++
+		}
+		start = i + 1
+	}
+	return append(lines, src[start:])
 }
 
 func describeToken(t *token) string {
@@ -124,7 +143,7 @@ func describeToken(t *token) string {
 	case parse.TString:
 		return "string " + strconv.Quote(t.str)
 	case parse.TNumber:
-		return "number " + t.str
+		return "number " + strconv.Quote(t.str)
 	case '.':
 		return `"."`
 	}

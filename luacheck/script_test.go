@@ -31,6 +31,7 @@ func TestSyntaxError(t *testing.T) {
 		{"return redis.call('GET', KEYS[1]))", 1, 34, `unexpected ")"`},
 		{"local a = 1\n\tlocal b = 'x' 'y'\n", 2, 16, `unexpected string "y"`},
 		{"#!lua flags=no-writes\nlocal = 1", 2, 7, `unexpected "="`},
+		{"return 1 0.", 1, 10, `unexpected number "0."`},
 	}
 	for _, tt := range tests {
 		s, err := Parse("badScript", tt.src)
