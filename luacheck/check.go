@@ -44,7 +44,9 @@ type Call struct {
 	// KnownArgCount is true when len(Args) is the number of arguments passed.
 	KnownArgCount bool
 	// Cluster is true when the client may talk to a Redis Cluster: a
-	// ClusterClient, a UniversalClient, a Ring and the like.
+	// ClusterClient, a UniversalClient, a Ring and the like. Only the check
+	// of flags=no-cluster depends on it: every other check holds the script
+	// to what Redis Cluster needs, whatever client runs it.
 	Cluster bool
 	// ReadOnly is true when the script runs with EVAL_RO or EVALSHA_RO.
 	ReadOnly bool
@@ -71,8 +73,9 @@ type Finding struct {
 
 // Check checks the script for one call of it. cmds returns the key specs of
 // a raw Redis command by its lower-case name ("set", "object|encoding"), or
-// nil for a command it does not know; (*keyspace.Rules).Command fits. With a
-// nil cmds, Check does not look at the keys of the script's commands.
+// nil for a command it does not know; CommandsFrom makes one of a rule
+// set. Commands cmds does not know, and all of them when cmds is nil, are
+// not checked for undeclared keys nor for writes.
 //
 // The findings come sorted: those about the call first, then by position.
 func (s *Script) Check(cmds func(name string) *keyspace.Command, call Call) []Finding {

@@ -19,9 +19,12 @@
 //     runs a script without a shebang (and one with the flag
 //     allow-cross-slot-keys) as long as the key is on the node that runs it; a
 //     script with a "#!lua" shebang and without allow-cross-slot-keys fails
-//     once it touches a key in another slot than its first key.
-//   - "#!lua flags=no-cluster" makes Redis 7 refuse the script on a cluster, and
-//     flags=no-writes makes it fail any write command.
+//     once it touches a key in another slot than its KEYS (or, when it has
+//     none, than the first key it touches), even on the same node.
+//   - "#!lua flags=no-cluster" makes Redis 7 refuse the script on a cluster,
+//     and flags=no-writes makes it fail any write command. EVAL_RO refuses a
+//     script whose shebang lacks no-writes, and fails the writes of a script
+//     without a shebang.
 //
 // The analysis of the script is an intra-script data flow over the Lua syntax
 // tree: it follows KEYS and ARGV elements, string literals, concatenations and

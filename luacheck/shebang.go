@@ -15,9 +15,9 @@ const (
 	FlagAllowCrossSlotKeys = "allow-cross-slot-keys"
 )
 
-// KnownFlags are the shebang flags Redis 7 accepts, in the order its
+// knownFlags are the shebang flags Redis 7 accepts, in the order its
 // documentation lists them.
-var KnownFlags = []string{FlagNoWrites, FlagAllowOOM, FlagAllowStale, FlagNoCluster, FlagAllowCrossSlotKeys}
+var knownFlags = []string{FlagNoWrites, FlagAllowOOM, FlagAllowStale, FlagNoCluster, FlagAllowCrossSlotKeys}
 
 // A Shebang is a script's first line when it starts with "#!", as in
 // "#!lua flags=no-writes,allow-stale". Redis 7 reads it before running the
@@ -132,7 +132,7 @@ func parseShebang(src string) (sh *Shebang, body string, problems []problem) {
 				if near := nearestFlag(name); near != "" {
 					msg += "; did you mean " + near + "?"
 				} else {
-					msg += "; the flags are " + strings.Join(KnownFlags, ", ")
+					msg += "; the flags are " + strings.Join(knownFlags, ", ")
 				}
 				problems = append(problems, problem{col, msg})
 			}
@@ -147,7 +147,7 @@ func isSpace(c byte) bool {
 }
 
 func isKnownFlag(name string) bool {
-	for _, f := range KnownFlags {
+	for _, f := range knownFlags {
 		if f == name {
 			return true
 		}
@@ -163,7 +163,7 @@ func nearestFlag(name string) string {
 		return ""
 	}
 	best, bestD := "", 4
-	for _, f := range KnownFlags {
+	for _, f := range knownFlags {
 		if strings.EqualFold(f, name) || strings.Contains(f, strings.ToLower(name)) && len(name) > 4 {
 			return f
 		}
