@@ -2,7 +2,6 @@ package luacheck
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -192,15 +191,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// quoteList shows names as "a", "b" and "c".
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return joinAnd(q)
 }
 
 // joinAnd joins items as a, b and c.
