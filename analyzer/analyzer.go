@@ -58,11 +58,13 @@ var Analyzer = &analysis.Analyzer{
 var (
 	rulesFile  string
 	provenOnly bool
+	disabled   string
 )
 
 func init() {
 	Analyzer.Flags.StringVar(&rulesFile, "rules", "", "a rules file (YAML) merged over the built-in rules")
 	Analyzer.Flags.BoolVar(&provenOnly, "proven-only", false, "report only keys that provably hash to different slots (cross-slot), not maybe-cross-slot")
+	Analyzer.Flags.StringVar(&disabled, "disable", "", "comma-separated checks to turn off, such as maybe-cross-slot,lost-update")
 }
 
 // loaded holds the rule set, read once per process and rules file.

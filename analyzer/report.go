@@ -82,7 +82,7 @@ func (r *reporter) add(d diag) {
 			return
 		}
 	}
-	if r.rules.Severity(d.category) == keyspace.SeverityOff {
+	if r.off(d.category) {
 		return
 	}
 	if provenOnly && d.category != "cross-slot" {
@@ -104,9 +104,20 @@ func (r *reporter) flush() {
 		default:
 			continue
 		}
-		if r.rules.Severity("ignore-directive") == keyspace.SeverityOff {
+		if r.off("ignore-directive") {
 			continue
 		}
 		r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.pos + token.Pos(len(ignorePrefix)), Category: "ignore-directive", Message: msg})
 	}
+}
+
+// off reports whether a check is turned off, by the -disable flag or by its
+// severity in the rules.
+func (r *reporter) off(category string) bool {
+	for _, c := range strings.Split(disabled, ",") {
+		if strings.TrimSpace(c) == category {
+			return true
+		}
+	}
+	return r.rules.Severity(category) == keyspace.SeverityOff
 }

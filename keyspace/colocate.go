@@ -304,9 +304,10 @@ func describe(k Key, s Subject) string {
 }
 
 // SuggestTag proposes a hashtag, braces included, that keys could share: a
-// hashtag one of them already has, else the run of ':'-separated segments
-// they have in common down to its last segment with an identifier in it (a
-// digit or an unknown), else the first key's first such segment.
+// hashtag one of them already has; else the run of ':'-separated segments
+// they have in common, down to its last segment with an identifier in it (a
+// digit or an unknown) if it has one; else the first key's first such
+// segment, or its first segment.
 func SuggestTag(keys ...Key) string {
 	for _, k := range keys {
 		if s := k.Subject(); s.Kind == SubjectTag {
@@ -321,10 +322,14 @@ func SuggestTag(keys ...Key) string {
 		segs[i] = strings.Split(k.String(), ":")
 	}
 	common := commonRun(segs)
-	for len(common) > 0 && !idLike(common[len(common)-1]) {
-		common = common[:len(common)-1]
+	trimmed := common
+	for len(trimmed) > 0 && !idLike(trimmed[len(trimmed)-1]) {
+		trimmed = trimmed[:len(trimmed)-1]
 	}
-	if len(common) > 0 {
+	if len(trimmed) > 0 {
+		return "{" + strings.Join(trimmed, ":") + "}"
+	}
+	if len(common) > 0 && strings.Join(common, "") != "" {
 		return "{" + strings.Join(common, ":") + "}"
 	}
 	for _, s := range segs[0] {

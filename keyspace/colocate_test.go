@@ -154,6 +154,25 @@ func TestLinearCompareAgreesWithSlots(t *testing.T) {
 	}
 }
 
+func TestSuggestTag(t *testing.T) {
+	tests := []struct {
+		keys []Key
+		want string
+	}{
+		{[]Key{Lit("tmp:user:123:cache"), Lit("user:123:cache")}, "{user:123}"},
+		{[]Key{Lit("inventory:sku123"), Lit("order:456:status")}, "{sku123}"},
+		{[]Key{Lit("user:1"), Lit("user:2")}, "{user}"},
+		{[]Key{Lit("bikes:racing:france"), Lit("bikes:racing:usa")}, "{bikes:racing}"},
+		{[]Key{Lit("racer_ages"), Lit("bikes:sales")}, "{racer_ages}"},
+		{[]Key{Lit("emq:queues"), Lit("emq:{orders}:pending")}, "{orders}"},
+	}
+	for _, tt := range tests {
+		if got := SuggestTag(tt.keys...); got != tt.want {
+			t.Errorf("SuggestTag(%v) = %s, want %s", tt.keys, got, tt.want)
+		}
+	}
+}
+
 func TestSubject(t *testing.T) {
 	tests := []struct {
 		key  Key

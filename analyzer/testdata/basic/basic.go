@@ -14,12 +14,12 @@ func shadowSwap(ctx context.Context, rdb *redis.Client) {
 }
 
 func multi(ctx context.Context, rdb redis.UniversalClient) {
-	rdb.MGet(ctx, "a", "b")                          // want `MGET keys "a" \(slot 15495\) and "b" \(slot 3300\) hash to different slots`
+	rdb.MGet(ctx, "a", "b") // want `MGET keys "a" \(slot 15495\) and "b" \(slot 3300\) hash to different slots`
 	rdb.Del(ctx, "{u1}:a", "{u1}:b", "{u1}:c")
 	rdb.Exists(ctx, "ingress", "{ingress}_x")
-	rdb.Unlink(ctx, "{u1}:a", "{u2}:b")              // want `UNLINK keys "\{u1\}:a" \(slot \d+\) and "\{u2\}:b" \(slot \d+\) hash to different slots; give them a common hashtag such as "\{u1\}"`
+	rdb.Unlink(ctx, "{u1}:a", "{u2}:b") // want `UNLINK keys "\{u1\}:a" \(slot \d+\) and "\{u2\}:b" \(slot \d+\) hash to different slots; give them a common hashtag such as "\{u1\}"`
 	rdb.MSet(ctx, "{u}:a", 1, "{u}:b", 2)
-	rdb.MSet(ctx, "a", 1, "b", 2)                    // want `MSET keys "a" .* and "b" .* hash to different slots`
+	rdb.MSet(ctx, "a", 1, "b", 2)                         // want `MSET keys "a" .* and "b" .* hash to different slots`
 	rdb.LMove(ctx, "queue:a", "queue:b", "LEFT", "RIGHT") // want `LMOVE keys "queue:a" .* and "queue:b" .* hash to different slots`
 	rdb.SMove(ctx, "{s}:a", "{s}:b", "m")
 	rdb.RPopLPush(ctx, "emq:{orders}:pending", "emq:{orders}:active")
@@ -36,7 +36,7 @@ func stores(ctx context.Context, rdb *redis.ClusterClient) {
 	rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{"{s}:1", "{s}:2", "0", "0"}})
 	rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{"s1", "s2", "0", "0"}}) // want `XREAD keys "s1" .* and "s2" .* hash to different slots`
 	rdb.Copy(ctx, "{c}:a", "{c}:b", 0, false)
-	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false) // want `COPY to db 2 fails on Redis Cluster, which has only db 0`
+	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false)                              // want `COPY to db 2 fails on Redis Cluster, which has only db 0`
 	rdb.SortStore(ctx, "{l}:list", "{l}:out", &redis.Sort{By: "weight_*"}) // want `SORT pattern "weight_\*" has no hashtag outside its '\*'`
 	rdb.SortStore(ctx, "{l}:list", "{l}:out", &redis.Sort{By: "{l}:weight_*", Get: []string{"#", "{l}:obj_*"}})
 }

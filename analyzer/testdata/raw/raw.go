@@ -12,6 +12,6 @@ func f(ctx context.Context, rdb *redis.Client, n int) {
 	rdb.Do(ctx, "mget", "{a}1", "{a}2")
 	rdb.Do(ctx, "set", "a", "b")
 	rdb.Do(ctx, "EVAL", "return redis.call('SMOVE', KEYS[1], KEYS[2], ARGV[1])", 2, "x", "y", "arg") // want `EVAL keys "x" .* and "y" .* hash to different slots`
-	rdb.Do(ctx, "XREAD", "COUNT", 1, "STREAMS", "s1", "s2", "0", "0") // want `XREAD keys "s1" .* and "s2" .* hash to different slots`
+	rdb.Do(ctx, "XREAD", "COUNT", 1, "STREAMS", "s1", "s2", "0", "0")                                // want `XREAD keys "s1" .* and "s2" .* hash to different slots`
 	rdb.Do(ctx, "OBJECT", "ENCODING", "a")
 }

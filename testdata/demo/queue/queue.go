@@ -62,8 +62,3 @@ func (q *Queue) Claim(ctx context.Context) (string, error) {
 func (q *Queue) Transfer(ctx context.Context, to *Queue) (string, error) {
 	return q.rdb.LMove(ctx, keys.Pending.Key(q.name), keys.Pending.Key(to.name), "RIGHT", "LEFT").Result()
 }
-
-// Register adds the queue to the set of all queues.
-func (q *Queue) Register(ctx context.Context) error {
-	return q.rdb.SMove(ctx, keys.Pending.Key(q.name), keys.Queues, q.name).Err()
-}

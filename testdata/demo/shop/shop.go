@@ -23,6 +23,15 @@ func RefreshProfile(ctx context.Context, rdb redis.UniversalClient, uid int, pro
 	return rdb.Rename(ctx, tmp, keys.UserCache(uid)).Err()
 }
 
+// WarmAdminCache rebuilds the cached profile of the shop's admin, user 123,
+// the same way.
+func WarmAdminCache(ctx context.Context, rdb redis.UniversalClient, profile map[string]any) error {
+	if err := rdb.HSet(ctx, "tmp:user:123:cache", profile).Err(); err != nil {
+		return err
+	}
+	return rdb.Rename(ctx, "tmp:user:123:cache", "user:123:cache").Err()
+}
+
 // Reserve takes one unit of stock for an order.
 func Reserve(ctx context.Context, rdb redis.UniversalClient) error {
 	stock, status := "inventory:sku123", "order:456:status"
