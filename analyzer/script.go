@@ -200,11 +200,12 @@ func (c *checker) scriptsBySHA() map[string]scriptRef {
 
 // parse parses a script once per package.
 func (c *checker) parse(ref scriptRef) *luacheck.Script {
-	if s := c.scripts.parsed[ref.src]; s != nil {
+	key := ref.name + "\x00" + ref.src
+	if s := c.scripts.parsed[key]; s != nil {
 		return s
 	}
 	s, _ := luacheck.Parse(ref.name, ref.src) // a syntax error is reported by Check
-	c.scripts.parsed[ref.src] = s
+	c.scripts.parsed[key] = s
 	return s
 }
 
@@ -235,8 +236,7 @@ func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, key
 	for _, g := range args {
 		lc.Args = append(lc.Args, firstKey(g))
 	}
-	cmds := func(name string) *keyspace.Command { return c.rules.Command(name) }
-	for _, f := range script.Check(cmds, lc) {
+	for _, f := range script.Check(luacheck.CommandsFrom(c.rules), lc) {
 		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
 			continue
 		}
