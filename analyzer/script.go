@@ -60,8 +60,16 @@ func (c *checker) scriptOf(e *evaluator, x ast.Expr, name string) (scriptRef, bo
 	switch x := x.(type) {
 	case *ast.CallExpr:
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
-		if _, m := c.resolve(x); m != nil && (m.Kind == keyspace.KindNewScript || m.Kind == keyspace.KindScriptLoad) && m.Script >= 0 && m.Script < len(x.Args) {
-			return c.scriptOf(e, x.Args[m.Script], name)
+		if _, m := c.resolve(x); m != nil && (m.Kind == keyspace.KindNewScript || m.Kind == keyspace.KindScriptLoad) {
+			switch {
+			case m.Script >= 0 && m.Script < len(x.Args):
+				return c.scriptOf(e, x.Args[m.Script], name)
+			case m.Script == keyspace.ReceiverParam:
+				// script.Load(ctx, rdb): the receiver is the script.
+				if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+					return c.scriptOf(e, sel.X, name)
+				}
+			}
 		}
 		if sel, ok := x.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Result" || sel.Sel.Name == "Val") {
 			if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
@@ -240,12 +248,9 @@ func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, key
 		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
 			continue
 		}
-		// A place in the script is reported once, at the first call that
-		// finds it; a finding about a call, at each call.
-		key := fmt.Sprintf("%s\x00%s\x00%d:%d", ref.src, f.Category, f.Line, f.Col)
-		if f.Line == 0 {
-			key += "\x00" + f.Message
-		}
+		// The same finding about one script is reported once, at the first
+		// call that finds it.
+		key := ref.src + "\x00" + f.Message
 		if c.scripts.reported[key] {
 			continue
 		}

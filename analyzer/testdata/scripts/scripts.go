@@ -84,3 +84,8 @@ func (q *queue) loaded(ctx context.Context, name string) {
 	q.rdb.EvalSha(ctx, sha, []string{"emq:{" + name + "}:job:1", "emq:{" + name + "}:pending"}, "1", "{}", name) // want `script enqueueFixed line 4: KEYS\[3\]`
 	q.rdb.Do(ctx, "EVAL", enqueueScript, 2, "emq:{"+name+"}:job:1", "emq:{"+name+"}:pending", "1", "{}", name)
 }
+
+func (q *queue) loadedByScript(ctx context.Context, name string) {
+	sha := completeScript.Load(ctx, q.rdb).Val()
+	q.rdb.EvalSha(ctx, sha, []string{}, "1") // want `script completeScript line 2: KEYS\[1\] is nil` `script completeScript line 3: KEYS\[2\] is nil: the call passes no keys`
+}
