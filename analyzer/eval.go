@@ -371,6 +371,22 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []kval {
 	return e.varying(v, out)
 }
 
+// containsID reports whether the identity s is, or is derived from, the
+// variable identity id ("k@120"): it holds id not followed by a digit.
+func containsID(s, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], id)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(id)
+		if end == len(s) || s[end] < '0' || s[end] > '9' {
+			return true
+		}
+		i += j + 1
+	}
+}
+
 // allSequential reports whether a variable is set once and then only added
 // to, outside loops.
 func allSequential(defs []def) bool {
@@ -401,7 +417,7 @@ func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
 	for i, p := range k.Parts {
 		if p.Unknown {
 			for id := range e.loopIDs {
-				if strings.Contains(p.ID, id) {
+				if containsID(p.ID, id) {
 					p.ID += "'"
 					break
 				}
@@ -503,10 +519,18 @@ func (e *evaluator) call(call *ast.CallExpr) []kval {
 				return alts
 			}
 		}
-	case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint":
-		return e.derived(call, "strconv", true)
-	case "strings.ToLower", "strings.ToUpper", "strings.TrimSpace":
-		return e.derived(call, fn.Name(), false)
+	case "strconv.Itoa":
+		return e.derived(call, "strconv/10", same, true)
+	case "strconv.FormatInt", "strconv.FormatUint":
+		if len(call.Args) == 2 {
+			return e.derived(call, "strconv/"+types.ExprString(call.Args[1]), e.decimal(call), true)
+		}
+	case "strings.ToLower":
+		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.ToLower(s), true }, false)
+	case "strings.ToUpper":
+		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.ToUpper(s), true }, false)
+	case "strings.TrimSpace":
+		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.TrimSpace(s), true }, false)
 	}
 	if alts, ok := e.c.template(e, call, fn); ok {
 		return alts
@@ -517,30 +541,39 @@ func (e *evaluator) call(call *ast.CallExpr) []kval {
 	return []kval{e.opaque(call)}
 }
 
-// derived is f(x) for a function of x alone: literal when x is, else an
-// unknown whose identity follows x's.
-func (e *evaluator) derived(call *ast.CallExpr, fname string, noBraces bool) []kval {
-	if len(call.Args) == 0 {
-		return []kval{e.opaque(call)}
-	}
-	arg := e.keys(call.Args[0])
-	if len(arg) == 1 {
-		if s, ok := arg[0].key.Literal(); ok {
-			if tv := e.c.pass.TypesInfo.Types[call]; tv.Value != nil {
-				s, _ = constString(tv.Value)
-			} else if fname != "strconv" {
-				return []kval{e.opaque(call)}
+// derived is f(x) for a function of x alone: the text f gives when x is
+// literal, else an unknown whose identity follows x's, so that f(id) in two
+// keys is one value. noBraces says f's result never holds a brace.
+func (e *evaluator) derived(call *ast.CallExpr, fname string, f func(string) (string, bool), noBraces bool) []kval {
+	if len(call.Args) > 0 {
+		if arg := e.keys(call.Args[0]); len(arg) == 1 {
+			if s, ok := arg[0].key.Literal(); ok && f != nil {
+				if out, ok := f(s); ok {
+					return []kval{{keyspace.Lit(out), call.Pos()}}
+				}
 			}
-			return []kval{{keyspace.Lit(s), call.Pos()}}
-		}
-		if p := arg[0].key.Parts; len(p) == 1 && p[0].ID != "" {
-			return []kval{{keyspace.Unknown(fname+"("+p[0].ID+")", p[0].Name, noBraces || p[0].NoBraces), call.Pos()}}
+			if p := arg[0].key.Parts; len(p) == 1 && p[0].Unknown && p[0].ID != "" {
+				return []kval{{keyspace.Unknown(fname+"("+p[0].ID+")", p[0].Name, noBraces || p[0].NoBraces), call.Pos()}}
+			}
 		}
 	}
 	k := e.opaque(call)
 	k.key.Parts[0].NoBraces = noBraces
 	return []kval{k}
 }
+
+// decimal is strconv.FormatInt and FormatUint when the base is a constant
+// 10: the decimal text that constString already gives.
+func (e *evaluator) decimal(call *ast.CallExpr) func(string) (string, bool) {
+	if len(call.Args) == 2 {
+		if tv := e.c.pass.TypesInfo.Types[call.Args[1]]; tv.Value != nil && tv.Value.ExactString() == "10" {
+			return func(s string) (string, bool) { return s, true }
+		}
+	}
+	return nil
+}
+
+func same(s string) (string, bool) { return s, true }
 
 // sprintf follows fmt.Sprintf with a constant format.
 func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {

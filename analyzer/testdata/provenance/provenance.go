@@ -88,3 +88,13 @@ func (q *Queue) claim(ctx context.Context) {
 func twoQueues(ctx context.Context, rdb *redis.Client, a, b *Queue) {
 	rdb.LMove(ctx, a.Pending(), b.Pending(), "LEFT", "RIGHT") // want `LMOVE keys "emq:\{<a.name>\}:pending" .* and "emq:\{<b.name>\}:pending" .* may hash to different slots`
 }
+
+func derived(ctx context.Context, rdb *redis.Client, n int) {
+	rdb.Rename(ctx, "{"+strconv.Itoa(n)+"}:a", "{"+strconv.FormatInt(int64(n), 10)+"}:b")
+	rdb.Rename(ctx, strings.ToLower("{A}x"), "{a}y")
+	rdb.Rename(ctx, "{"+strconv.FormatInt(int64(n), 16)+"}:a", "{"+strconv.Itoa(n)+"}:b") // want `RENAME keys "\{<n>\}:a" \(hashtag "\{<n>\}"\) and "\{<n>\}:b" \(hashtag "\{<n>\}"\) may hash to different slots`
+	for i := range 3 {
+		k := "job:" + strconv.Itoa(i)
+		rdb.Rename(ctx, k, k+":done") // want `RENAME keys "job:<i>" \(no hashtag\) and "job:<i>:done" \(no hashtag\) may hash`
+	}
+}
