@@ -21,6 +21,9 @@ import (
 //	raw         Do with a constant command name
 //	wrappers    wrappers declared in rules.yaml, and found by slotlint
 //	scripts     Lua scripts: undeclared keys, arity, flags, syntax
+//	atomic*     the atomicity checks: a balance withdrawal, an inventory
+//	            reservation, a counter with a floor and a ceiling, an order
+//	            confirmation, retry loops, go-redis's Watch example, and v8
 func TestAnalyzer(t *testing.T) {
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
@@ -28,7 +31,8 @@ func TestAnalyzer(t *testing.T) {
 	}
 	setFlag(t, "rules", filepath.Join(dir, "wrappers", "rules.yaml"))
 	analysistest.Run(t, dir, analyzer.Analyzer,
-		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts")
+		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts",
+		"./atomicbalance", "./atomicinventory", "./atomiccounter", "./atomicorder", "./atomicretry", "./atomicexample", "./atomicv8")
 }
 
 func setFlag(t *testing.T, name, value string) {

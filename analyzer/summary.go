@@ -116,6 +116,7 @@ func (c *checker) summarize(decl *ast.FuncDecl) *summary {
 	}
 	if c.checkCalls {
 		c.checkBody(e, s)
+		c.checkAtomicity(e, s)
 	}
 	s.busy = false
 	return s
