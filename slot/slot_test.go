@@ -176,12 +176,16 @@ func FuzzOf(f *testing.F) {
 
 // TestBraceLayouts compares Of with the reference on every key of up to 12
 // bytes over '{', '}' and 'a', and on every placement of one '{' and one '}'
-// in keys of up to 24 bytes, which cover the word-at-a-time search of short
-// keys and the lengths around it.
+// in keys of up to 64 bytes, which cover the word-at-a-time search of short
+// keys, the handover to IndexByte and the lengths around them.
 func TestBraceLayouts(t *testing.T) {
 	check := func(key []byte) {
-		if got, want := Of(string(key)), referenceSlot(key); got != want {
+		want := referenceSlot(key)
+		if got := Of(string(key)); got != want {
 			t.Fatalf("Of(%q) = %d, want %d", key, got, want)
+		}
+		if subject, _ := HashTag(string(key)); int(CRC16(subject)&(Count-1)) != want {
+			t.Fatalf("HashTag(%q) = %q, which is not in slot %d", key, subject, want)
 		}
 	}
 	for n := 0; n <= 12; n++ {
@@ -193,7 +197,7 @@ func TestBraceLayouts(t *testing.T) {
 			check(key)
 		}
 	}
-	for n := 0; n <= 24; n++ {
+	for n := 0; n <= 64; n++ {
 		for open := -1; open < n; open++ {
 			for close := -1; close < n; close++ {
 				key := []byte(strings.Repeat("x", n))
