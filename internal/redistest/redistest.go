@@ -145,10 +145,9 @@ type Server struct {
 	port    int
 	busPort int // cluster bus port, for cluster nodes
 
-	mu     sync.Mutex
-	proc   *process
-	admin  *redis.Client
-	logOff int64 // size of the log when the running process started
+	mu    sync.Mutex
+	proc  *process
+	admin *redis.Client
 }
 
 type process struct {
@@ -390,7 +389,7 @@ func (s *Server) launch() error {
 		}
 	}
 	s.mu.Lock()
-	s.proc, s.logOff = p, logOff
+	s.proc = p
 	s.mu.Unlock()
 	return nil
 }
