@@ -17,9 +17,14 @@
 package analyzer
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/slotlint/slotlint"
@@ -56,34 +61,98 @@ var Analyzer = &analysis.Analyzer{
 }
 
 var (
-	rulesFile  string
-	provenOnly bool
-	disabled   string
+	rulesFile   string
+	rulesInline string
+	provenOnly  bool
+	disabled    string
 )
 
 func init() {
 	Analyzer.Flags.StringVar(&rulesFile, "rules", "", "a rules file (YAML) merged over the built-in rules")
+	Analyzer.Flags.StringVar(&rulesInline, "rules-inline", "", "the text of a rules file (YAML or JSON), instead of -rules; use it under go vet, whose cache sees flag values but not the files they name")
 	Analyzer.Flags.BoolVar(&provenOnly, "proven-only", false, "report only keys that provably hash to different slots (cross-slot), not maybe-cross-slot")
 	Analyzer.Flags.StringVar(&disabled, "disable", "", "comma-separated checks to turn off, such as maybe-cross-slot,lost-update")
 }
 
-// loaded holds the rule set, read once per process and rules file.
+// InlineRulesName stands for the file name in the positions of rules given
+// with -rules-inline: "rules-inline:3:5: ...".
+const InlineRulesName = "rules-inline"
+
+// loaded holds the rule set, read once per process and rules flags.
 var loaded struct {
 	sync.Mutex
-	file  string
-	rules *keyspace.Rules
-	err   error
-	done  bool
+	file   string
+	inline string
+	rules  *keyspace.Rules
+	err    error
+	done   bool
 }
 
-func loadRules() (*keyspace.Rules, error) {
+// Rules returns the rule set that the flags select: the built-in rules with
+// the -rules file or the -rules-inline text merged over them. It is loaded
+// once per process and flag values, and shared: treat it as read-only.
+// Faults in the user's rules come as a *keyspace.RulesError.
+func Rules() (*keyspace.Rules, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
-	if !loaded.done || loaded.file != rulesFile {
-		loaded.rules, loaded.err = slotlint.LoadRules(rulesFile)
-		loaded.file, loaded.done = rulesFile, true
+	if !loaded.done || loaded.file != rulesFile || loaded.inline != rulesInline {
+		loaded.rules, loaded.err = loadRules(rulesFile, rulesInline)
+		loaded.file, loaded.inline, loaded.done = rulesFile, rulesInline, true
 	}
 	return loaded.rules, loaded.err
+}
+
+func loadRules(file, inline string) (*keyspace.Rules, error) {
+	if inline == "" {
+		return slotlint.LoadRules(file)
+	}
+	if file != "" {
+		return nil, errors.New("give the rules with -rules FILE or with -rules-inline TEXT, not both")
+	}
+	// slotlint.LoadRules reads a file: hand it the text in a temporary one,
+	// and name the text, not that file, in positions.
+	dir, err := os.MkdirTemp("", "slotlint-rules-")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InlineRulesName, err)
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, InlineRulesName)
+	if err := os.WriteFile(tmp, []byte(inline), 0o600); err != nil {
+		return nil, fmt.Errorf("%s: %w", InlineRulesName, err)
+	}
+	rules, err := slotlint.LoadRules(tmp)
+	fix := func(p *keyspace.Pos) {
+		if p.File == tmp {
+			p.File = InlineRulesName
+		}
+	}
+	if re, ok := errors.AsType[*keyspace.RulesError](err); ok {
+		for _, f := range re.Faults {
+			fix(&f.Pos)
+			f.Msg = strings.ReplaceAll(f.Msg, tmp, InlineRulesName)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range rules.Families {
+		fix(&f.Pos)
+	}
+	for _, g := range rules.Groups {
+		fix(&g.Pos)
+	}
+	for _, w := range rules.Wrappers {
+		fix(&w.Pos)
+		if w.Method != nil {
+			fix(&w.Method.Pos)
+		}
+	}
+	for _, c := range rules.Clients {
+		for _, m := range c.Methods {
+			fix(&m.Pos)
+		}
+	}
+	return rules, nil
 }
 
 // A checker holds the state of one pass.
@@ -106,7 +175,7 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	rules, err := loadRules()
+	rules, err := Rules()
 	if err != nil {
 		return nil, err
 	}

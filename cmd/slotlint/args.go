@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/analyzer"
+)
+
+// driverFlags are the flags that singlechecker (golang.org/x/tools/go/
+// analysis/singlechecker) adds to the analyzer's own, with whether each is
+// boolean. parseArgs needs them to tell flag values from package patterns;
+// TestDriverFlags checks them against "slotlint -flags".
+var driverFlags = map[string]bool{
+	"V": true, "flags": true, "json": true, "c": false, "fix": true, "diff": true,
+	"test": true, "debug": false, "cpuprofile": false, "memprofile": false, "trace": false,
+	// Legacy vet flags, without effect.
+	"source": true, "v": true, "all": true, "tags": false,
+}
+
+// A cmdline is the command line, parsed before singlechecker parses it.
+type cmdline struct {
+	format string
+	// analyzerFlags are the analyzer's flags that were given, by name.
+	analyzerFlags map[string]string
+	// set holds the names of every flag given.
+	set  map[string]bool
+	test bool
+	args []string
+	// vet is true when go vet runs slotlint on one package: the only
+	// argument is a *.cfg file.
+	vet bool
+}
+
+// parseArgs parses the command line as singlechecker will, with values of
+// its own, so that main can act on -format, the rules flags and go vet mode
+// before singlechecker runs. An error means singlechecker will reject the
+// command line too.
+func parseArgs(args []string) (*cmdline, error) {
+	cl := &cmdline{format: "text", analyzerFlags: map[string]string{}, set: map[string]bool{}}
+	fs := flag.NewFlagSet("slotlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for name, isBool := range driverFlags {
+		fs.Var(&anyValue{isBool: isBool}, name, "")
+	}
+	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		b, ok := f.Value.(interface{ IsBoolFlag() bool })
+		fs.Var(&anyValue{isBool: ok && b.IsBoolFlag()}, f.Name, "")
+	})
+	fs.Func("format", "", func(s string) error {
+		if err := (formatFlag{}).check(s); err != nil {
+			return err
+		}
+		cl.format = s
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		cl.set[f.Name] = true
+		if analyzer.Analyzer.Flags.Lookup(f.Name) != nil {
+			cl.analyzerFlags[f.Name] = f.Value.String()
+		}
+	})
+	cl.test = true
+	if cl.set["test"] {
+		cl.test, _ = strconv.ParseBool(fs.Lookup("test").Value.String())
+	}
+	cl.args = fs.Args()
+	cl.vet = len(cl.args) == 1 && strings.HasSuffix(cl.args[0], ".cfg")
+	return cl, nil
+}
+
+// analyzes reports whether the command line runs the analysis, rather than
+// printing the flags, the version or the usage.
+func (cl *cmdline) analyzes() bool {
+	return len(cl.args) > 0 && !cl.set["flags"] && !cl.set["V"]
+}
+
+// setAnalyzerFlags gives the analyzer the values of its flags, as
+// singlechecker will again.
+func (cl *cmdline) setAnalyzerFlags() error {
+	for name, value := range cl.analyzerFlags {
+		if err := analyzer.Analyzer.Flags.Set(name, value); err != nil {
+			return fmt.Errorf("-%s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// vetCheck rejects what does not work when go vet runs slotlint.
+func (cl *cmdline) vetCheck() error {
+	if !cl.vet {
+		return nil
+	}
+	if cl.format == "sarif" {
+		return errors.New("-format=sarif needs the whole program in one run; run slotlint -format=sarif ./... outside go vet")
+	}
+	if file := cl.analyzerFlags["rules"]; file != "" {
+		return fmt.Errorf(`-rules does not work under go vet: go vet caches results by the text of the flags, not by the content of the file they name, so results would not follow changes to %[1]s (and go vet runs slotlint in each package's directory). Give the rules' text instead:
+	go vet -vettool=$(command -v slotlint) -rules-inline="$(cat %[1]s)" ./...`, file)
+	}
+	return nil
+}
+
+// anyValue takes any value of a flag that parseArgs only needs to skip.
+type anyValue struct {
+	isBool bool
+	value  string
+}
+
+func (v *anyValue) String() string     { return v.value }
+func (v *anyValue) Set(s string) error { v.value = s; return nil }
+func (v *anyValue) IsBoolFlag() bool   { return v.isBool }
+
+// check reports whether s is a format.
+func (formatFlag) check(s string) error {
+	switch s {
+	case "text", "json", "sarif":
+		return nil
+	}
+	return fmt.Errorf("unknown format %q; the formats are text, json and sarif", s)
+}
