@@ -111,10 +111,14 @@ type checker struct {
 
 func (c *checker) add(category string, line, col int, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	noun := "script"
+	if c.s.fn != nil {
+		noun, msg = "function", c.s.fn.rename(msg)
+	}
 	if line > 0 {
-		msg = fmt.Sprintf("script %s line %d: %s", c.s.Name, line, msg)
+		msg = fmt.Sprintf("%s %s line %d: %s", noun, c.s.Name, line, msg)
 	} else {
-		msg = fmt.Sprintf("script %s: %s", c.s.Name, msg)
+		msg = fmt.Sprintf("%s %s: %s", noun, c.s.Name, msg)
 		col = 0
 	}
 	k := category + "\x00" + msg
@@ -130,6 +134,10 @@ func (c *checker) add(category string, line, col int, format string, args ...any
 func (c *checker) flags() {
 	sh := c.s.Shebang
 	if sh == nil {
+		return
+	}
+	if c.s.fn != nil {
+		c.functionFlags()
 		return
 	}
 	if c.call.ReadOnly && !sh.NoWrites() {
@@ -155,7 +163,7 @@ func (c *checker) crossSlot() {
 	}
 	note := ""
 	if c.s.Shebang.AllowCrossSlot() {
-		note = " (flags=allow-cross-slot-keys does not change that)"
+		note = " (" + c.flagName(FlagAllowCrossSlotKeys) + " does not change that)"
 	}
 	a, b := col.Pair[0]+1, col.Pair[1]+1
 	if col.Verdict == keyspace.Different {
@@ -229,6 +237,8 @@ func (c *checker) site(st *site) {
 		}
 		switch {
 		case !cmd.IsWrite():
+		case c.s.Shebang.NoWrites() && c.s.fn != nil:
+			c.add(CategoryFlags, st.line, st.col, "%s writes, but the function is registered with the flag no-writes, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); drop no-writes or the write", st.text)
 		case c.s.Shebang.NoWrites():
 			c.add(CategoryFlags, st.line, st.col, "%s writes, but the shebang has flags=no-writes, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); drop no-writes or the write", st.text)
 		case c.call.ReadOnly && c.s.Shebang == nil:
@@ -513,6 +523,13 @@ func substituteKey(v *value, idx int) *value {
 func (c *checker) crossSlotRule(maybe bool) string {
 	sh := c.s.Shebang
 	switch {
+	case c.s.fn != nil && !sh.AllowCrossSlot():
+		if maybe {
+			return "Redis 7 fails the function if it does, unless it is registered with the flag allow-cross-slot-keys"
+		}
+		return "Redis 7 fails the function on it, unless it is registered with the flag allow-cross-slot-keys"
+	case c.s.fn != nil:
+		return "the flag allow-cross-slot-keys lets Redis 7 run it only while both slots are on one node"
 	case sh != nil && !sh.AllowCrossSlot():
 		if maybe {
 			return "with its shebang, Redis 7 fails the script if it does"

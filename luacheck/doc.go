@@ -26,6 +26,13 @@
 //     script whose shebang lacks no-writes, and fails the writes of a script
 //     without a shebang.
 //
+// Redis 7 function libraries (FUNCTION LOAD, then FCALL) go through
+// ParseLibrary: it reads the "#!lua name=" line as Redis does, finds the
+// functions that redis.register_function registers, in either of its forms,
+// and makes each a Script whose KEYS and ARGV are its callback's first and
+// second parameters and whose flags are those of its registration. Check a
+// function for each FCALL of it as a script for each EVAL.
+//
 // The analysis of the script is an intra-script data flow over the Lua syntax
 // tree: it follows KEYS and ARGV elements, string literals, concatenations and
 // values read from Redis through locals, reassignments, branches, loops over

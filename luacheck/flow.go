@@ -178,6 +178,10 @@ type analyzer struct {
 	keysWhole bool // KEYS is used other than as KEYS[constant]
 	keysLen   bool // the script takes #KEYS
 
+	// lib is set when the analysis walks a function library: KEYS and
+	// ARGV are then the parameters of a function's callback, not globals.
+	lib *libWalk
+
 	testDepth int
 	steps     int
 	nextInst  int
@@ -645,6 +649,9 @@ var (
 func (a *analyzer) ident(e *ast.IdentExpr, sc *scope, st *state) vset {
 	if v := a.lookup(sc, e.Value); v != nil {
 		if vs, ok := st.vars[v]; ok {
+			if a.lib != nil && vs.has(keysTableValue) {
+				a.keysWhole = true
+			}
 			return vs
 		}
 		if !v.global {
@@ -652,6 +659,8 @@ func (a *analyzer) ident(e *ast.IdentExpr, sc *scope, st *state) vset {
 		}
 	}
 	switch {
+	case a.lib != nil && (e.Value == "KEYS" || e.Value == "ARGV"):
+		return one(opaque("the global \"" + e.Value + "\", which Redis does not set for functions"))
 	case e.Value == "KEYS":
 		a.keysWhole = true
 		return one(keysTableValue)
@@ -663,14 +672,41 @@ func (a *analyzer) ident(e *ast.IdentExpr, sc *scope, st *state) vset {
 	return one(opaque("the global " + e.Value))
 }
 
+// root returns the KEYS or ARGV table that x names: the globals in a
+// script, the callback's parameters in a function library.
+func (a *analyzer) root(x ast.Expr, sc *scope, st *state) (*ast.IdentExpr, *value) {
+	id, ok := x.(*ast.IdentExpr)
+	if !ok {
+		return nil, nil
+	}
+	v := a.lookup(sc, id.Value)
+	if a.lib == nil {
+		switch {
+		case v != nil:
+		case id.Value == "KEYS":
+			return id, keysTableValue
+		case id.Value == "ARGV":
+			return id, argvTableValue
+		}
+		return nil, nil
+	}
+	if v == nil || v.global {
+		return nil, nil
+	}
+	if vs := st.vars[v]; len(vs) == 1 && (vs[0] == keysTableValue || vs[0] == argvTableValue) {
+		return id, vs[0]
+	}
+	return nil, nil
+}
+
 // index evaluates obj[key] and obj.name.
 func (a *analyzer) index(e *ast.AttrGetExpr, sc *scope, st *state, fr *frame) vset {
-	if id, ok := e.Object.(*ast.IdentExpr); ok && (id.Value == "KEYS" || id.Value == "ARGV") && a.lookup(sc, id.Value) == nil {
+	if id, root := a.root(e.Object, sc, st); root != nil {
 		idx, ok := a.eval(e.Key, sc, st, fr).intIndex()
 		if !ok || idx < 1 {
 			idx = 0
 		}
-		if id.Value == "ARGV" {
+		if root == argvTableValue {
 			return one(argValue(idx))
 		}
 		if idx == 0 {
@@ -1068,6 +1104,11 @@ func (a *analyzer) builtinCall(name string, e *ast.FuncCallExpr, args vset2, tai
 		return vset2{one(opaque("a type name"))}, nil
 	case "redis.status_reply", "redis.error_reply", "server.status_reply", "server.error_reply":
 		return vset2{one(opaque("a reply"))}, nil
+	case "redis.register_function", "server.register_function":
+		if a.lib != nil {
+			a.register(e, args)
+		}
+		return nil, nil
 	case "redis.sha1hex", "server.sha1hex":
 		return vset2{one(derived(name, flatten(args)...))}, nil
 	}

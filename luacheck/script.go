@@ -25,6 +25,8 @@ type Script struct {
 	keyReads  []*keyRead
 	keysWhole bool
 	keysLen   bool
+
+	fn *function // set for a function of a library
 }
 
 // Parse parses a script with gopher-lua's parser (Lua 5.1, as Redis runs)
@@ -48,6 +50,12 @@ func Parse(name, src string) (*Script, error) {
 	}
 	a := newAnalyzer(identColumns(chunk, toks))
 	a.run(chunk)
+	s.collect(a)
+	return s, nil
+}
+
+// collect keeps what an analysis found, in the order of the source.
+func (s *Script) collect(a *analyzer) {
 	s.sites = a.siteList
 	sort.SliceStable(s.sites, func(i, j int) bool {
 		if s.sites[i].line != s.sites[j].line {
@@ -63,7 +71,6 @@ func Parse(name, src string) (*Script, error) {
 		return s.keyReads[i].col < s.keyReads[j].col
 	})
 	s.keysWhole, s.keysLen = a.keysWhole, a.keysLen
-	return s, nil
 }
 
 // MaxKeyIndex returns the largest constant i of the KEYS[i] the script
