@@ -53,14 +53,21 @@ func Builtin() *keyspace.Rules {
 // besides what keyspace.ParseRules and Validate check, a check name in the
 // user's file that slotlint does not have is a fault.
 func LoadRules(userFile string) (*keyspace.Rules, error) {
-	base := Builtin()
 	if userFile == "" {
-		return base, nil
+		return Builtin(), nil
 	}
 	data, err := os.ReadFile(userFile)
 	if err != nil {
 		return nil, fmt.Errorf("reading rules: %w", err)
 	}
+	return ParseRules(userFile, data)
+}
+
+// ParseRules is LoadRules for rules held in memory, such as the text of
+// -rules-inline; name stands for the file name in positions.
+func ParseRules(name string, data []byte) (*keyspace.Rules, error) {
+	base := Builtin()
+	userFile := name
 	user, err := keyspace.ParseRules(userFile, data)
 	if err != nil {
 		return nil, err

@@ -18,13 +18,9 @@ package analyzer
 
 import (
 	"errors"
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/slotlint/slotlint"
@@ -109,50 +105,7 @@ func loadRules(file, inline string) (*keyspace.Rules, error) {
 	if file != "" {
 		return nil, errors.New("give the rules with -rules FILE or with -rules-inline TEXT, not both")
 	}
-	// slotlint.LoadRules reads a file: hand it the text in a temporary one,
-	// and name the text, not that file, in positions.
-	dir, err := os.MkdirTemp("", "slotlint-rules-")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InlineRulesName, err)
-	}
-	defer os.RemoveAll(dir)
-	tmp := filepath.Join(dir, InlineRulesName)
-	if err := os.WriteFile(tmp, []byte(inline), 0o600); err != nil {
-		return nil, fmt.Errorf("%s: %w", InlineRulesName, err)
-	}
-	rules, err := slotlint.LoadRules(tmp)
-	fix := func(p *keyspace.Pos) {
-		if p.File == tmp {
-			p.File = InlineRulesName
-		}
-	}
-	if re, ok := errors.AsType[*keyspace.RulesError](err); ok {
-		for _, f := range re.Faults {
-			fix(&f.Pos)
-			f.Msg = strings.ReplaceAll(f.Msg, tmp, InlineRulesName)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range rules.Families {
-		fix(&f.Pos)
-	}
-	for _, g := range rules.Groups {
-		fix(&g.Pos)
-	}
-	for _, w := range rules.Wrappers {
-		fix(&w.Pos)
-		if w.Method != nil {
-			fix(&w.Method.Pos)
-		}
-	}
-	for _, c := range rules.Clients {
-		for _, m := range c.Methods {
-			fix(&m.Pos)
-		}
-	}
-	return rules, nil
+	return slotlint.ParseRules(InlineRulesName, []byte(inline))
 }
 
 // A checker holds the state of one pass.
