@@ -1,5 +1,6 @@
 // Package analyzer defines an Analyzer that checks that the keys of each
-// Redis command issued through go-redis can share one Redis Cluster slot.
+// Redis command issued through go-redis can share one Redis Cluster slot,
+// and that transactions keep the updates they mean to keep.
 //
 // # Analyzer slotlint
 //
@@ -12,7 +13,10 @@
 // are built from (constants, concatenation, fmt.Sprintf, variables, helper
 // functions in any package, keyspace templates), and reports keys that hash
 // to different slots (cross-slot) or that no common hashtag proves to share
-// one (maybe-cross-slot). Which arguments are keys comes from the rule set,
+// one (maybe-cross-slot). Lua scripts whose source is known are checked with
+// package luacheck: keys not declared in KEYS, KEYS out of range, flags. A
+// second family of checks finds the WATCH/MULTI/EXEC mistakes that lose
+// updates (atomic.go). Which arguments are keys comes from the rule set,
 // rules.yaml, not from code.
 package analyzer
 
@@ -42,9 +46,13 @@ constants, concatenation, fmt.Sprintf, variables, slices, helper functions
 in any package, and keyspace templates.
 
 It reports cross-slot when the keys provably hash to different slots, and
-maybe-cross-slot when no common hashtag proves that they share one. A
-finding is suppressed by a //slotlint:ignore comment with a reason, on its
-line or the line above.`
+maybe-cross-slot when no common hashtag proves that they share one. It
+checks Lua scripts whose source is known (undeclared-key, script-arity,
+script-flags, lua-syntax), and the WATCH/MULTI/EXEC mistakes that lose
+updates (read-outside-watch, tx-write-outside-multi, unbounded-watch-retry,
+retry-on-any-error, unwatched-decision-key, lost-update). A finding is
+suppressed by a //slotlint:ignore comment with a reason, on its line or the
+line above.`
 
 // Analyzer is the slotlint analysis.
 var Analyzer = &analysis.Analyzer{
