@@ -21,6 +21,7 @@ import (
 //	raw         Do with a constant command name
 //	wrappers    wrappers declared in rules.yaml, and found by slotlint
 //	scripts     Lua scripts: undeclared keys, arity, flags, syntax
+//	functions   Redis 7 function libraries and FCALL
 //	atomic*     the atomicity checks: a balance withdrawal, an inventory
 //	            reservation, a counter with a floor and a ceiling, an order
 //	            confirmation, retry loops, go-redis's Watch example, and v8
@@ -31,7 +32,7 @@ func TestAnalyzer(t *testing.T) {
 	}
 	setFlag(t, "rules", filepath.Join(dir, "wrappers", "rules.yaml"))
 	analysistest.Run(t, dir, analyzer.Analyzer,
-		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts",
+		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts", "./functions",
 		"./atomicbalance", "./atomicinventory", "./atomiccounter", "./atomicorder", "./atomicretry", "./atomicexample", "./atomicv8")
 }
 

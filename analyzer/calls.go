@@ -64,15 +64,24 @@ func (c *checker) checkCall(e *evaluator, s *summary, call *ast.CallExpr) {
 		return
 	}
 	if m == nil {
+		if x := c.librarySource(call); x != nil {
+			c.checkLibraryLoad(e, s, call, x)
+			return
+		}
 		c.checkWrapperCall(e, s, call, fn)
 		return
 	}
 	switch m.Kind {
-	case keyspace.KindCommand, keyspace.KindFunction:
+	case keyspace.KindCommand:
 		groups, _ := c.selectKeys(e, call, m.Keys)
 		groups = append(groups, c.patternKeys(e, s, call, m)...)
 		c.checkKeys(e, s, call, commandName(m, fn), groups)
 		c.checkDB(s, call, m)
+	case keyspace.KindFunction:
+		groups, open := c.selectKeys(e, call, m.Keys)
+		c.checkKeys(e, s, call, commandName(m, fn), append(groups, c.patternKeys(e, s, call, m)...))
+		c.checkDB(s, call, m)
+		c.functionCall(e, s, call, m, groups, open)
 	case keyspace.KindScript, keyspace.KindScriptSHA:
 		groups, open := c.selectKeys(e, call, m.Keys)
 		c.checkKeys(e, s, call, commandName(m, fn), groups)

@@ -35,6 +35,10 @@ type scripts struct {
 	bySHA  map[string]scriptRef
 	// reported dedupes findings about one script reported at several calls.
 	reported map[string]bool
+	// libs are the function libraries the package loads, by source; nil
+	// until libraries scans the package.
+	libs      []*library
+	libParsed map[string]*luacheck.Library
 }
 
 // scriptOf returns the script that x holds: a source string, a *redis.Script,
@@ -232,12 +236,16 @@ func (c *checker) checkScriptDef(s *summary, call *ast.CallExpr, ref scriptRef) 
 }
 
 func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr, only map[string]bool) {
-	script := c.parse(ref)
-	lc := luacheck.Call{
+	c.checkLua(s, call, c.parse(ref), ref, "script", luacheck.Call{
 		KnownKeyCount: !keysOpen,
 		KnownArgCount: !argsOpen,
 		Cluster:       c.clusterCapable(client),
-	}
+	}, keys, args, only)
+}
+
+// checkLua reports what luacheck finds in a script or a function of a
+// library (what names it in messages) for one call.
+func (c *checker) checkLua(s *summary, call *ast.CallExpr, script *luacheck.Script, ref scriptRef, what string, lc luacheck.Call, keys, args []keyGroup, only map[string]bool) {
 	for _, g := range keys {
 		lc.Keys = append(lc.Keys, firstKey(g))
 	}
@@ -257,7 +265,7 @@ func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, key
 		c.scripts.reported[key] = true
 		d := diag{pos: call.Pos(), end: call.End(), category: f.Category, message: f.Message}
 		if ref.pos.IsValid() && (ref.pos < call.Pos() || ref.pos >= call.End()) {
-			d.related = []analysis.RelatedInformation{{Pos: ref.pos, Message: fmt.Sprintf("script %s is defined here", ref.name)}}
+			d.related = []analysis.RelatedInformation{{Pos: ref.pos, Message: fmt.Sprintf("%s %s is defined here", what, ref.name)}}
 		}
 		s.diags = append(s.diags, d)
 	}
@@ -326,10 +334,19 @@ func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *ke
 }
 
 // rawScript checks Do(ctx, "EVAL", src, numkeys, keys..., args...) and
-// EVALSHA, EVAL_RO and EVALSHA_RO.
+// EVALSHA, EVAL_RO and EVALSHA_RO, FCALL and FCALL_RO, and the library of
+// Do(ctx, "FUNCTION", "LOAD", src).
 func (c *checker) rawScript(e *evaluator, s *summary, call *ast.CallExpr, args []ast.Expr, argv []string) {
 	switch strings.ToLower(argv[0]) {
 	case "eval", "evalsha", "eval_ro", "evalsha_ro":
+	case "fcall", "fcall_ro":
+		c.rawFunctionCall(e, s, call, args, argv)
+		return
+	case "function":
+		if x := rawLibrarySource(args, argv); x != nil {
+			c.checkLibraryLoad(e, s, call, x)
+		}
+		return
 	default:
 		return
 	}
@@ -365,4 +382,202 @@ func (c *checker) initName(call *ast.CallExpr) string {
 		return name
 	}
 	return "script"
+}
+
+// Redis 7 function libraries are checked like scripts: a library whose
+// source is known statically, loaded with FunctionLoad, FunctionLoadReplace
+// or Do(ctx, "FUNCTION", "LOAD", src), is checked where it is loaded for
+// what makes Redis refuse it, and each FCall of a function it registers is
+// checked against that function.
+
+// A library is a function library the package loads.
+type library struct {
+	ref scriptRef
+	lib *luacheck.Library
+}
+
+func isClientPackage(path string) bool {
+	return strings.HasPrefix(path, "github.com/redis/go-redis/") || strings.HasPrefix(path, "github.com/go-redis/redis/")
+}
+
+// librarySource returns the library that a call loads: the source argument
+// of FunctionLoad(ctx, src), FunctionLoadReplace(ctx, src) and Do(ctx,
+// "FUNCTION", "LOAD", [REPLACE,] src), or nil.
+func (c *checker) librarySource(call *ast.CallExpr) ast.Expr {
+	fn, m := c.resolve(call)
+	switch {
+	case fn == nil:
+		return nil
+	case m == nil:
+		if (fn.Name() == "FunctionLoad" || fn.Name() == "FunctionLoadReplace") && fn.Pkg() != nil && isClientPackage(fn.Pkg().Path()) && len(call.Args) == 2 {
+			return call.Args[1]
+		}
+		return nil
+	case m.Kind != keyspace.KindRaw || m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args):
+		return nil
+	}
+	args := call.Args[m.Args.Param:]
+	argv := make([]string, len(args))
+	for i, a := range args {
+		if tv := c.pass.TypesInfo.Types[a]; tv.Value != nil {
+			argv[i], _ = constString(tv.Value)
+		}
+	}
+	return rawLibrarySource(args, argv)
+}
+
+// rawLibrarySource returns the source argument of FUNCTION LOAD [REPLACE]
+// src, or nil.
+func rawLibrarySource(args []ast.Expr, argv []string) ast.Expr {
+	if len(argv) < 3 || !strings.EqualFold(argv[0], "function") || !strings.EqualFold(argv[1], "load") {
+		return nil
+	}
+	i := 2
+	if strings.EqualFold(argv[i], "replace") {
+		i++
+	}
+	if i != len(args)-1 {
+		return nil
+	}
+	return args[i]
+}
+
+// parseLibrary parses a library once per package.
+func (c *checker) parseLibrary(ref scriptRef) *luacheck.Library {
+	if c.scripts.libParsed == nil {
+		c.scripts.libParsed = map[string]*luacheck.Library{}
+	}
+	key := ref.name + "\x00" + ref.src
+	if l := c.scripts.libParsed[key]; l != nil {
+		return l
+	}
+	l, _ := luacheck.ParseLibrary(ref.name, ref.src) // its problems are reported where it is loaded
+	c.scripts.libParsed[key] = l
+	return l
+}
+
+// libraries finds the function libraries that the package loads from a
+// source known statically.
+func (c *checker) libraries() []*library {
+	if c.scripts.libs != nil {
+		return c.scripts.libs
+	}
+	c.scripts.libs = []*library{}
+	seen := map[string]bool{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			x := c.librarySource(call)
+			if x == nil {
+				return true
+			}
+			ref, ok := c.scriptOf(c.pkgEval, x, "library")
+			if !ok || seen[ref.src] {
+				return true
+			}
+			seen[ref.src] = true
+			c.scripts.libs = append(c.scripts.libs, &library{ref: ref, lib: c.parseLibrary(ref)})
+			return true
+		})
+	}
+	return c.scripts.libs
+}
+
+// checkLibraryLoad reports, where a library is loaded, what makes Redis 7
+// refuse it: a syntax error, a missing "#!lua name=" line, a bad
+// registration.
+func (c *checker) checkLibraryLoad(e *evaluator, s *summary, call *ast.CallExpr, x ast.Expr) {
+	ref, ok := c.scriptOf(e, x, "library")
+	if !ok {
+		return
+	}
+	for _, f := range c.parseLibrary(ref).Problems() {
+		key := ref.src + "\x00" + f.Message
+		if c.scripts.reported[key] {
+			continue
+		}
+		c.scripts.reported[key] = true
+		d := diag{pos: call.Pos(), end: call.End(), category: f.Category, message: f.Message}
+		if ref.pos.IsValid() && (ref.pos < call.Pos() || ref.pos >= call.End()) {
+			d.related = []analysis.RelatedInformation{{Pos: ref.pos, Message: fmt.Sprintf("library %s is defined here", ref.name)}}
+		}
+		s.diags = append(s.diags, d)
+	}
+}
+
+// functionCall checks FCall(ctx, name, keys, args...) and FCallRO against
+// the function the package's libraries register under name.
+func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method, keys []keyGroup, keysOpen bool) {
+	if len(m.Keys) == 0 || m.Keys[0].Param < 1 || m.Keys[0].Param-1 >= len(call.Args) {
+		return
+	}
+	tv := c.pass.TypesInfo.Types[call.Args[m.Keys[0].Param-1]]
+	if tv.Value == nil {
+		return
+	}
+	name, ok := constString(tv.Value)
+	if !ok || name == "" {
+		return
+	}
+	var args []keyGroup
+	argsOpen := true
+	if m.Args != nil {
+		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
+	}
+	var client ast.Expr
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		client = sel.X
+	}
+	c.checkFunction(s, call, name, strings.EqualFold(m.Command, "FCALL_RO"), keys, keysOpen, args, argsOpen, client)
+}
+
+// rawFunctionCall checks Do(ctx, "FCALL", name, numkeys, keys..., args...)
+// and FCALL_RO.
+func (c *checker) rawFunctionCall(e *evaluator, s *summary, call *ast.CallExpr, args []ast.Expr, argv []string) {
+	if len(args) < 3 || argv[1] == "" || argv[2] == "" {
+		return
+	}
+	var n int
+	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+		return
+	}
+	var keys, rest []keyGroup
+	for _, a := range args[3 : 3+n] {
+		keys = append(keys, e.keys(a))
+	}
+	for _, a := range args[3+n:] {
+		rest = append(rest, e.keys(a))
+	}
+	var client ast.Expr
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		client = sel.X
+	}
+	c.checkFunction(s, call, argv[1], strings.EqualFold(argv[0], "fcall_ro"), keys, false, rest, false, client)
+}
+
+// checkFunction runs the Lua checks of the function name for one call of
+// it, when exactly one library of the package registers it.
+func (c *checker) checkFunction(s *summary, call *ast.CallExpr, name string, readOnly bool, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr) {
+	var lib *library
+	var fn *luacheck.Script
+	for _, l := range c.libraries() {
+		if f, ok := l.lib.Function(name); ok {
+			if fn != nil {
+				return // which of the libraries Redis runs is not known
+			}
+			lib, fn = l, f
+		}
+	}
+	if fn == nil {
+		return
+	}
+	c.checkLua(s, call, fn, lib.ref, "library", luacheck.Call{
+		KnownKeyCount: !keysOpen,
+		KnownArgCount: !argsOpen,
+		Cluster:       c.clusterCapable(client),
+		ReadOnly:      readOnly,
+	}, keys, args, nil)
 }
