@@ -224,22 +224,24 @@ func (c *checker) parse(ref scriptRef) *luacheck.Script {
 // checkScriptCall runs the Lua checks for one call of a script. Findings
 // about the slots of KEYS are left to checkKeys, which knows where each key
 // was built; findings that do not depend on the call are reported once.
-func (c *checker) checkScriptCall(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr) {
-	c.checkScript(s, call, ref, keys, keysOpen, args, argsOpen, client, nil)
+// readOnly is true for EVAL_RO and EVALSHA_RO.
+func (c *checker) checkScriptCall(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr, readOnly bool) {
+	c.checkScript(s, call, ref, keys, keysOpen, args, argsOpen, client, readOnly, nil)
 }
 
 // checkScriptDef checks a script where it is made, with no call in sight:
 // only for what does not depend on a call, its syntax and its flags.
 func (c *checker) checkScriptDef(s *summary, call *ast.CallExpr, ref scriptRef) {
 	only := map[string]bool{luacheck.CategorySyntax: true, luacheck.CategoryFlags: true}
-	c.checkScript(s, call, ref, nil, true, nil, true, nil, only)
+	c.checkScript(s, call, ref, nil, true, nil, true, nil, false, only)
 }
 
-func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr, only map[string]bool) {
+func (c *checker) checkScript(s *summary, call *ast.CallExpr, ref scriptRef, keys []keyGroup, keysOpen bool, args []keyGroup, argsOpen bool, client ast.Expr, readOnly bool, only map[string]bool) {
 	c.checkLua(s, call, c.parse(ref), ref, "script", luacheck.Call{
 		KnownKeyCount: !keysOpen,
 		KnownArgCount: !argsOpen,
 		Cluster:       c.clusterCapable(client),
+		ReadOnly:      readOnly,
 	}, keys, args, only)
 }
 
@@ -330,7 +332,8 @@ func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *ke
 	if m.Args != nil {
 		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
 	}
-	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client)
+	readOnly := strings.HasSuffix(strings.ToUpper(m.Command), "_RO")
+	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client, readOnly)
 }
 
 // rawScript checks Do(ctx, "EVAL", src, numkeys, keys..., args...) and
@@ -372,7 +375,7 @@ func (c *checker) rawScript(e *evaluator, s *summary, call *ast.CallExpr, args [
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		client = sel.X
 	}
-	c.checkScriptCall(s, call, ref, keys, false, rest, false, client)
+	c.checkScriptCall(s, call, ref, keys, false, rest, false, client, strings.HasSuffix(strings.ToLower(argv[0]), "_ro"))
 }
 
 // initName is the name of the package-level variable that call initializes,

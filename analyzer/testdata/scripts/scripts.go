@@ -89,3 +89,16 @@ func (q *queue) loadedByScript(ctx context.Context, name string) {
 	sha := completeScript.Load(ctx, q.rdb).Val()
 	q.rdb.EvalSha(ctx, sha, []string{}, "1") // want `script completeScript line 2: KEYS\[1\] is nil` `script completeScript line 3: KEYS\[2\] is nil: the call passes no keys`
 }
+
+const countScript = `#!lua flags=no-writes
+return redis.call("LLEN", KEYS[1])
+`
+
+const bumpScript = `
+return redis.call("INCR", KEYS[1])
+`
+
+func (q *queue) readOnly(ctx context.Context, name string) {
+	q.rdb.EvalRO(ctx, countScript, []string{"emq:{" + name + "}:pending"})
+	q.rdb.EvalRO(ctx, bumpScript, []string{"emq:{" + name + "}:count"}) // want `script bumpScript.*(EVAL_RO|read-only|no-writes)`
+}
