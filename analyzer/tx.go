@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"container/heap"
 	"go/ast"
 	"go/types"
 
@@ -43,7 +44,7 @@ func (c *checker) checkTxPipeline(e *evaluator, s *summary, call *ast.CallExpr) 
 	if c.inWatch(e, call) || s.decl == nil {
 		return
 	}
-	v := c.assignedTo(s.decl.Body, call)
+	v := c.assignedTo(e, s.decl.Body, call)
 	if v == nil {
 		return
 	}
@@ -96,7 +97,13 @@ func funcParams(c *checker, lit *ast.FuncLit) map[*types.Var]bool {
 }
 
 // assignedTo returns the local variable that call's result is assigned to.
-func (c *checker) assignedTo(body *ast.BlockStmt, call *ast.CallExpr) *types.Var {
+// Within a function declaration it looks the call up in the function's
+// index, built in one walk: a walk of the body for each TxPipeline call made
+// checking a function quadratic in its size.
+func (c *checker) assignedTo(e *evaluator, body *ast.BlockStmt, call *ast.CallExpr) *types.Var {
+	if idx := e.callIndex(); idx != nil {
+		return idx.assigned[call]
+	}
 	var v *types.Var
 	ast.Inspect(body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
@@ -113,20 +120,78 @@ func (c *checker) assignedTo(body *ast.BlockStmt, call *ast.CallExpr) *types.Var
 	return v
 }
 
+// A callIndex holds, for one function declaration, what checking its
+// transactions looks up: the method calls on each local variable, and the
+// variable that each call's result is assigned to.
+type callIndex struct {
+	calls    []*ast.CallExpr              // method calls on a variable, in ast.Inspect order
+	recv     []*types.Var                 // the variable of each call
+	byVar    map[*types.Var][]int         // the indexes in calls of each variable's calls
+	assigned map[*ast.CallExpr]*types.Var // v = call(...)
+}
+
+// callIndex returns the index of the evaluator's function, built once; nil
+// for package-level initializers.
+func (e *evaluator) callIndex() *callIndex {
+	if e.decl == nil || e.decl.Body == nil {
+		return nil
+	}
+	if e.calls != nil {
+		return e.calls
+	}
+	info := e.c.pass.TypesInfo
+	idx := &callIndex{byVar: map[*types.Var][]int{}, assigned: map[*ast.CallExpr]*types.Var{}}
+	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, r := range n.Rhs {
+				call, ok := ast.Unparen(r).(*ast.CallExpr)
+				if !ok {
+					continue
+				}
+				if _, seen := idx.assigned[call]; seen {
+					continue
+				}
+				var v *types.Var
+				if id, ok := n.Lhs[i].(*ast.Ident); ok {
+					v, _ = info.ObjectOf(id).(*types.Var)
+				}
+				idx.assigned[call] = v
+			}
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			id, ok := ast.Unparen(sel.X).(*ast.Ident)
+			if !ok {
+				break
+			}
+			if v, _ := info.ObjectOf(id).(*types.Var); v != nil {
+				idx.byVar[v] = append(idx.byVar[v], len(idx.calls))
+				idx.calls = append(idx.calls, n)
+				idx.recv = append(idx.recv, v)
+			}
+		}
+		return true
+	})
+	e.calls = idx
+	return idx
+}
+
 // handleKeys collects the keys of every command sent through one of the
 // handles (a *redis.Tx or a Pipeliner) in body, following the pipelines
 // made from them: TxPipelined and Pipelined functions, and TxPipeline and
 // Pipeline values.
 func (c *checker) handleKeys(e *evaluator, body *ast.BlockStmt, handles map[*types.Var]bool) []keyGroup {
 	var groups []keyGroup
-	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || !c.onHandle(call, handles) {
-			return true
-		}
+	visit := func(call *ast.CallExpr) {
 		_, m := c.resolve(call)
 		if m == nil {
-			return true
+			return
 		}
 		switch m.Kind {
 		case keyspace.KindCommand, keyspace.KindScript, keyspace.KindScriptSHA, keyspace.KindFunction:
@@ -139,13 +204,68 @@ func (c *checker) handleKeys(e *evaluator, body *ast.BlockStmt, handles map[*typ
 				}
 			}
 		case keyspace.KindTxPipeline, keyspace.KindPipeline:
-			if v := c.assignedTo(body, call); v != nil {
+			if v := c.assignedTo(e, body, call); v != nil {
 				handles[v] = true
 			}
 		}
-		return true
-	})
+	}
+	idx := e.callIndex()
+	if idx == nil {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && c.onHandle(call, handles) {
+				visit(call)
+			}
+			return true
+		})
+		return groups
+	}
+	// The calls on the handles, in the order of a walk of body, as a walk
+	// of the whole body would find them; only the handles' own calls are
+	// visited. A handle made at call i counts from call i on.
+	in := func(call *ast.CallExpr) bool { return body.Pos() <= call.Pos() && call.End() <= body.End() }
+	var next callHeap
+	added := map[*types.Var]bool{}
+	add := func(v *types.Var, from int) {
+		if added[v] {
+			return
+		}
+		added[v] = true
+		for _, i := range idx.byVar[v] {
+			if i > from && in(idx.calls[i]) {
+				heap.Push(&next, i)
+			}
+		}
+	}
+	for v := range handles {
+		add(v, -1)
+	}
+	last := -1
+	for next.Len() > 0 {
+		i := heap.Pop(&next).(int)
+		if i == last {
+			continue
+		}
+		last = i
+		visit(idx.calls[i])
+		for v := range handles {
+			add(v, i)
+		}
+	}
 	return groups
+}
+
+// callHeap is a min-heap of indexes into a callIndex's calls.
+type callHeap []int
+
+func (h callHeap) Len() int           { return len(h) }
+func (h callHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h callHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *callHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *callHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // onHandle reports whether call is a method call on one of the handles.
