@@ -31,8 +31,6 @@ import (
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 const doc = `check that Redis multi-key commands keep their keys in one slot
@@ -59,7 +57,6 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "slotlint",
 	Doc:       doc,
 	URL:       "https://github.com/slotlint/slotlint",
-	Requires:  []*analysis.Analyzer{inspect.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{new(keyFunc), new(keyVar), new(keyWrapper)},
 }
@@ -136,6 +133,12 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if !needsRules(pass.Pkg) {
+		// Nothing here can send a command; only export what other packages
+		// may use: key-building helpers and variables. That needs no rules.
+		newChecker(pass, nil).exportFacts()
+		return nil, nil
+	}
 	rules, err := Rules()
 	if err != nil {
 		return nil, err
@@ -148,13 +151,13 @@ func run(pass *analysis.Pass) (any, error) {
 		c.exportFacts()
 		return nil, nil
 	}
-	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	insp.Preorder([]ast.Node{(*ast.FuncDecl)(nil)}, func(n ast.Node) {
-		decl := n.(*ast.FuncDecl)
-		if decl.Body != nil {
-			c.summarize(decl)
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if decl, ok := d.(*ast.FuncDecl); ok && decl.Body != nil {
+				c.summarize(decl)
+			}
 		}
-	})
+	}
 	// Package-level initializers make scripts and, rarely, send commands.
 	inits := &summary{}
 	for _, f := range pass.Files {
