@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# What slotlint costs on a large codebase, measured against plain go vet on
+# the same packages, in one run:
+#
+#   go vet -vettool=slotlint PKGS   against   go vet PKGS
+#
+# over three sets of packages: a generated corpus of services that use
+# go-redis (internal/gencorpus), the Go standard library, and go-redis v9
+# itself. Each is measured in three states of the build cache:
+#
+#   cold     GOCACHE is an empty directory: both sides compile every
+#            dependency (go vet needs them) and vet every package.
+#   vetcold  GOCACHE holds every compiled package but no vet result of
+#            either side: it is a copy of a cache seeded with
+#            "go vet -printf=false PKGS", whose results neither side can
+#            reuse (the flags are part of the cache key). This is the cost
+#            of the analysis itself.
+#   warm     the same command again on the cache that vetcold left: what a
+#            rerun without changes costs. Packages with findings are vetted
+#            again (go does not cache a vet run that reported something).
+#
+# Then the standalone "slotlint PKGS" (one process, no vet cache) with the
+# build cache warm. Each measurement is repeated RUNS times, the tools
+# alternating; the summary gives medians and slotlint/vet ratios of the wall
+# time, the CPU time (user+sys of the whole process tree) and the peak RSS,
+# which GNU time reports as that of the largest single process in the tree.
+#
+# Usage: scripts/bench-vet.sh            (from anywhere)
+# Environment: RUNS (5), RUNS_COLD (RUNS: a cold run compiles every
+# dependency, minutes on a large module), N (400 packages), HUGE (1500 cases), CORPORA
+# ("corpus std goredis"), MODES ("cold vetcold warm standalone"), WORK (a
+# new temporary directory; the raw results and logs stay there).
+set -euo pipefail
+
+RUNS=${RUNS:-5}
+RUNS_COLD=${RUNS_COLD:-$RUNS}
+N=${N:-400}
+HUGE=${HUGE:-1500}
+CORPORA=${CORPORA:-corpus std goredis}
+MODES=${MODES:-cold vetcold warm standalone}
+WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/slotlint-bench.XXXXXX")}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+if [ ! -x /usr/bin/time ]; then
+	echo "bench-vet: needs GNU time as /usr/bin/time (Debian: apt-get install time)" >&2
+	exit 1
+fi
+mkdir -p "$WORK/bin" "$WORK/logs"
+WORK=$(cd "$WORK" && pwd)
+raw=$WORK/raw.tsv
+printf 'corpus\ttool\tmode\trun\twall_s\tuser_s\tsys_s\tmaxrss_kb\texit\n' >"$raw"
+
+echo "== machine"
+{
+	echo "nproc: $(nproc)"
+	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+	echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+	echo "go: $(go version)"
+	echo "slotlint: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$WORK/machine.txt"
+
+echo "== building slotlint"
+(cd "$repo" && go build -o "$WORK/bin/slotlint" ./cmd/slotlint)
+sl=$WORK/bin/slotlint
+
+# Each corpus: a directory to run in, and the package patterns.
+declare -A dir pkgs
+for c in $CORPORA; do
+	case $c in
+	corpus)
+		echo "== generating the corpus: -n $N -huge $HUGE"
+		rm -rf "$WORK/corpus"
+		(cd "$repo" && go run ./internal/gencorpus -n "$N" -huge "$HUGE" "$WORK/corpus")
+		dir[$c]=$WORK/corpus
+		pkgs[$c]=./...
+		;;
+	std)
+		mkdir -p "$WORK/stdmod"
+		(cd "$WORK/stdmod" && [ -f go.mod ] || go mod init bench.example/std >/dev/null 2>&1)
+		dir[$c]=$WORK/stdmod
+		pkgs[$c]=std
+		;;
+	goredis)
+		echo "== a module with go-redis v9.23.0 and its test dependencies"
+		mkdir -p "$WORK/goredis"
+		(
+			cd "$WORK/goredis"
+			[ -f go.mod ] || go mod init bench.example/goredis >/dev/null 2>&1
+			go get -t github.com/redis/go-redis/v9/...@v9.23.0 >/dev/null 2>&1
+		)
+		dir[$c]=$WORK/goredis
+		pkgs[$c]=github.com/redis/go-redis/v9/...
+		;;
+	*)
+		echo "bench-vet: unknown corpus $c" >&2
+		exit 2
+		;;
+	esac
+done
+
+# measure CORPUS TOOL MODE RUN CMD...: runs CMD in the corpus's directory
+# under GNU time and records a line of raw.tsv.
+measure() {
+	local corpus=$1 tool=$2 mode=$3 run=$4
+	shift 4
+	local log=$WORK/logs/$corpus.$tool.$mode.$run rc=0
+	(cd "${dir[$corpus]}" && /usr/bin/time -o "$log.time" -f '%e %U %S %M' "$@") >"$log.out" 2>&1 || rc=$?
+	if grep -q -E '^panic: |^fatal error: |internal error' "$log.out"; then
+		echo "bench-vet: $tool crashed; see $log.out" >&2
+		exit 1
+	fi
+	local wall user sys rss
+	read -r wall user sys rss < <(tail -1 "$log.time")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$user" "$sys" "$rss" "$rc" >>"$raw"
+	printf '  %-8s %-9s %-10s run %s: %7.2fs wall %8.2fs cpu %7d KB  exit %s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$(echo "$user + $sys" | bc)" "$rss" "$rc"
+}
+
+has() { [[ " $MODES " == *" $1 "* ]]; }
+
+# vetcmd TOOL PATTERN: the go vet command of one side.
+vetcmd() {
+	case $1 in
+	vet) echo go vet "$2" ;;
+	slotlint) echo go vet -vettool="$sl" "$2" ;;
+	esac
+}
+
+for c in $CORPORA; do
+	echo "== $c: go vet ${pkgs[$c]}"
+	if has vetcold || has warm; then
+		echo "  seeding the build cache (go vet -printf=false)"
+		rm -rf "$WORK/seed"
+		mkdir -p "$WORK/seed"
+		(cd "${dir[$c]}" && GOCACHE=$WORK/seed go vet -printf=false ${pkgs[$c]} >"$WORK/logs/$c.seed.out" 2>&1) || true
+	fi
+	for run in $(seq 1 "$RUNS"); do
+		for tool in vet slotlint; do
+			# shellcheck disable=SC2046
+			if has cold && [ "$run" -le "$RUNS_COLD" ]; then
+				rm -rf "$WORK/cache"
+				mkdir -p "$WORK/cache"
+				GOCACHE=$WORK/cache measure "$c" "$tool" cold "$run" $(vetcmd $tool "${pkgs[$c]}")
+			fi
+			if has vetcold || has warm; then
+				rm -rf "$WORK/cache"
+				cp -a "$WORK/seed" "$WORK/cache"
+				if has vetcold; then
+					GOCACHE=$WORK/cache measure "$c" "$tool" vetcold "$run" $(vetcmd $tool "${pkgs[$c]}")
+				else
+					(cd "${dir[$c]}" && GOCACHE=$WORK/cache $(vetcmd $tool "${pkgs[$c]}") >/dev/null 2>&1) || true
+				fi
+				if has warm; then
+					GOCACHE=$WORK/cache measure "$c" "$tool" warm "$run" $(vetcmd $tool "${pkgs[$c]}")
+				fi
+			fi
+		done
+		if has standalone; then
+			# The standalone checker takes the same patterns; -test=true is
+			# its default, like go vet's.
+			measure "$c" standalone standalone "$run" "$sl" "${pkgs[$c]}"
+		fi
+	done
+	rm -rf "$WORK/cache" "$WORK/seed"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/machine.txt"
+
+# The summary: medians, and slotlint over vet.
+awk -F'\t' -v runs="$RUNS" -v runs_cold="$RUNS_COLD" '
+function median(key,    n, i, j, t, a) {
+	n = split(vals[key], a, " ")
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	if (n == 0) return ""
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+NR > 1 {
+	k = $1 SUBSEP $2 SUBSEP $3
+	vals[k SUBSEP "wall"] = vals[k SUBSEP "wall"] " " $5
+	vals[k SUBSEP "cpu"] = vals[k SUBSEP "cpu"] " " ($6 + $7)
+	vals[k SUBSEP "rss"] = vals[k SUBSEP "rss"] " " ($8 / 1024)
+	if (!(($1 SUBSEP $3) in seen)) { seen[$1 SUBSEP $3] = 1; order[++n] = $1 SUBSEP $3 }
+}
+END {
+	printf "| corpus | cache | go vet wall | slotlint wall | ratio | go vet CPU | slotlint CPU | ratio | go vet peak RSS | slotlint peak RSS | ratio |\n"
+	printf "|---|---|---|---|---|---|---|---|---|---|---|\n"
+	for (i = 1; i <= n; i++) {
+		split(order[i], p, SUBSEP)
+		if (p[2] == "standalone") continue
+		v = p[1] SUBSEP "vet" SUBSEP p[2]; s = p[1] SUBSEP "slotlint" SUBSEP p[2]
+		vw = median(v SUBSEP "wall"); sw = median(s SUBSEP "wall")
+		vc = median(v SUBSEP "cpu"); sc = median(s SUBSEP "cpu")
+		vr = median(v SUBSEP "rss"); sr = median(s SUBSEP "rss")
+		printf "| %s | %s | %.2f s | %.2f s | %.2f | %.1f s | %.1f s | %.2f | %.0f MiB | %.0f MiB | %.2f |\n", p[1], p[2], vw, sw, sw / vw, vc, sc, sc / vc, vr, sr, sr / vr
+	}
+	printf "\n| corpus | standalone slotlint wall | CPU | peak RSS |\n|---|---|---|---|\n"
+	for (i = 1; i <= n; i++) {
+		split(order[i], p, SUBSEP)
+		if (p[2] != "standalone") continue
+		s = p[1] SUBSEP "standalone" SUBSEP "standalone"
+		printf "| %s | %.2f s | %.1f s | %.0f MiB |\n", p[1], median(s SUBSEP "wall"), median(s SUBSEP "cpu"), median(s SUBSEP "rss")
+	}
+	printf "\nMedians of %d runs (cold: %d).\n", runs, runs_cold
+}' "$raw" | tee "$WORK/summary.md"
+echo "raw results: $raw; logs: $WORK/logs"
