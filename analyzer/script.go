@@ -360,22 +360,35 @@ func (c *checker) rawScript(e *evaluator, s *summary, call *ast.CallExpr, args [
 	if !ok {
 		return
 	}
-	var n int
-	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+	keys, rest, ok := splitNumKeys(e, args, argv)
+	if !ok {
 		return
 	}
-	var keys, rest []keyGroup
+	c.checkScriptCall(s, call, ref, keys, false, rest, false, receiver(call), strings.HasSuffix(strings.ToLower(argv[0]), "_ro"))
+}
+
+// splitNumKeys splits the arguments of a raw EVAL or FCALL, "CMD", script or
+// function, numkeys, keys..., args..., into its keys and its arguments.
+func splitNumKeys(e *evaluator, args []ast.Expr, argv []string) (keys, rest []keyGroup, ok bool) {
+	var n int
+	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+		return nil, nil, false
+	}
 	for _, a := range args[3 : 3+n] {
 		keys = append(keys, e.keys(a))
 	}
 	for _, a := range args[3+n:] {
 		rest = append(rest, e.keys(a))
 	}
-	var client ast.Expr
+	return keys, rest, true
+}
+
+// receiver is the client a method is called on, or nil.
+func receiver(call *ast.CallExpr) ast.Expr {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		client = sel.X
+		return sel.X
 	}
-	c.checkScriptCall(s, call, ref, keys, false, rest, false, client, strings.HasSuffix(strings.ToLower(argv[0]), "_ro"))
+	return nil
 }
 
 // initName is the name of the package-level variable that call initializes,
@@ -530,11 +543,7 @@ func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *
 	if m.Args != nil {
 		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
 	}
-	var client ast.Expr
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		client = sel.X
-	}
-	c.checkFunction(s, call, name, strings.EqualFold(m.Command, "FCALL_RO"), keys, keysOpen, args, argsOpen, client)
+	c.checkFunction(s, call, name, strings.EqualFold(m.Command, "FCALL_RO"), keys, keysOpen, args, argsOpen, receiver(call))
 }
 
 // rawFunctionCall checks Do(ctx, "FCALL", name, numkeys, keys..., args...)
@@ -543,22 +552,11 @@ func (c *checker) rawFunctionCall(e *evaluator, s *summary, call *ast.CallExpr, 
 	if len(args) < 3 || argv[1] == "" || argv[2] == "" {
 		return
 	}
-	var n int
-	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+	keys, rest, ok := splitNumKeys(e, args, argv)
+	if !ok {
 		return
 	}
-	var keys, rest []keyGroup
-	for _, a := range args[3 : 3+n] {
-		keys = append(keys, e.keys(a))
-	}
-	for _, a := range args[3+n:] {
-		rest = append(rest, e.keys(a))
-	}
-	var client ast.Expr
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		client = sel.X
-	}
-	c.checkFunction(s, call, argv[1], strings.EqualFold(argv[0], "fcall_ro"), keys, false, rest, false, client)
+	c.checkFunction(s, call, argv[1], strings.EqualFold(argv[0], "fcall_ro"), keys, false, rest, false, receiver(call))
 }
 
 // checkFunction runs the Lua checks of the function name for one call of
