@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestBuiltinValid(t *testing.T) {
 	}
 	b := Builtin()
 	if b != Builtin() {
-		t.Error("Builtin parses more than once")
+		t.Error("Builtin builds the rules more than once")
 	}
 	if b.Version != keyspace.SchemaVersion {
 		t.Errorf("version %d", b.Version)
@@ -44,6 +45,19 @@ func TestBuiltinValid(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "go-redis v9,go-redis v8" {
 		t.Errorf("clients %v", names)
+	}
+}
+
+// TestBuiltinGenerated checks that builtin_rules.go, the Go data that
+// Builtin returns, is what rules.yaml parses to: a change to rules.yaml
+// needs go generate.
+func TestBuiltinGenerated(t *testing.T) {
+	want, err := keyspace.ParseRules("rules.yaml", builtinSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := builtinRules(); !reflect.DeepEqual(got, want) {
+		t.Fatal("builtin_rules.go differs from rules.yaml; run go generate")
 	}
 }
 

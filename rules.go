@@ -4,4 +4,10 @@
 // and client methods are keys, are in rules.yaml beside this file.
 package slotlint
 
+// go generate writes the rules in three steps, in this order: the raw command
+// table of rules.yaml from a live Redis, the client methods of rules.yaml from
+// the go-redis API, and builtin_rules.go, the same rules as Go data.
+//
 //go:generate go run ./internal/gencommands
+//go:generate go run ./internal/genmethods
+//go:generate go run ./internal/genbuiltin

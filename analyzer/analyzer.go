@@ -133,12 +133,6 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !needsRules(pass.Pkg) {
-		// Nothing here can send a command; only export what other packages
-		// may use: key-building helpers and variables. That needs no rules.
-		newChecker(pass, nil).exportFacts()
-		return nil, nil
-	}
 	rules, err := Rules()
 	if err != nil {
 		return nil, err

@@ -50,12 +50,8 @@ func main() {
 		// Check the command line and load the rules once, here: a fault
 		// would otherwise be reported by every package and then, as a
 		// failed prerequisite, by every package that imports it.
-		// The built-in rules alone cannot fault (the tests parse them), and
-		// under go vet, which starts a process for every package, most of
-		// those processes never need rules: the analyzer loads them only
-		// in packages that can reach a client library.
 		err := cl.vetCheck()
-		if err == nil && (cl.analyzerFlags["rules"] != "" || cl.analyzerFlags["rules-inline"] != "") {
+		if err == nil {
 			_, err = analyzer.Rules()
 		}
 		if err != nil {

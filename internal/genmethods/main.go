@@ -22,8 +22,6 @@
 // With -check it writes nothing and fails when the section is out of date.
 package main
 
-//go:generate go run . -o ../../rules.yaml
-
 import (
 	"bytes"
 	"flag"
