@@ -260,3 +260,27 @@ wrappers:
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// BenchmarkBuiltinRules measures what Builtin costs a process: building the
+// rules from builtin_rules.go. BenchmarkParseBuiltinYAML is the reference,
+// parsing and validating the same rules from rules.yaml, as Builtin did
+// before the rules became Go data; see BENCHMARKS.md.
+func BenchmarkBuiltinRules(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = builtinRules()
+	}
+}
+
+func BenchmarkParseBuiltinYAML(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := keyspace.ParseRules("rules.yaml", builtinSource)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

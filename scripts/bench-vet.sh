@@ -15,9 +15,10 @@
 #            "go vet -printf=false PKGS", whose results neither side can
 #            reuse (the flags are part of the cache key). This is the cost
 #            of the analysis itself.
-#   warm     the same command again on the cache that vetcold left: what a
-#            rerun without changes costs. Packages with findings are vetted
-#            again (go does not cache a vet run that reported something).
+#   warm     the same command again on the cache that vetcold left, what a
+#            rerun without changes costs, WARM_REPEAT times, the sides
+#            taking turns. go vet (Go 1.26) runs the tool with -json and
+#            caches its output, so findings are replayed from the cache too.
 #
 # Then the standalone "slotlint PKGS" (one process, no vet cache) with the
 # build cache warm. Each measurement is repeated RUNS times, the tools
@@ -27,13 +28,16 @@
 #
 # Usage: scripts/bench-vet.sh            (from anywhere)
 # Environment: RUNS (5), RUNS_COLD (RUNS: a cold run compiles every
-# dependency, minutes on a large module), N (400 packages), HUGE (1500 cases), CORPORA
-# ("corpus std goredis"), MODES ("cold vetcold warm standalone"), WORK (a
-# new temporary directory; the raw results and logs stay there).
+# dependency, minutes on a large module), WARM_REPEAT (5: warm reruns in
+# each run, a second or two each, so that their median rises above noise),
+# N (400 packages), HUGE (1500 cases), CORPORA ("corpus std goredis"),
+# MODES ("cold vetcold warm standalone"), WORK (a new temporary directory;
+# the raw results and logs stay there).
 set -euo pipefail
 
 RUNS=${RUNS:-5}
 RUNS_COLD=${RUNS_COLD:-$RUNS}
+WARM_REPEAT=${WARM_REPEAT:-5}
 N=${N:-400}
 HUGE=${HUGE:-1500}
 CORPORA=${CORPORA:-corpus std goredis}
@@ -105,6 +109,9 @@ measure() {
 	local corpus=$1 tool=$2 mode=$3 run=$4
 	shift 4
 	local log=$WORK/logs/$corpus.$tool.$mode.$run rc=0
+	# Write back what the previous step left in the page cache (a copied
+	# build cache, vet results), so that it does not land in this timing.
+	sync
 	(cd "${dir[$corpus]}" && /usr/bin/time -o "$log.time" -f '%e %U %S %M' "$@") >"$log.out" 2>&1 || rc=$?
 	if grep -q -E '^panic: |^fatal error: |internal error' "$log.out"; then
 		echo "bench-vet: $tool crashed; see $log.out" >&2
@@ -143,30 +150,39 @@ for c in $CORPORA; do
 				GOCACHE=$WORK/cache measure "$c" "$tool" cold "$run" $(vetcmd $tool "${pkgs[$c]}")
 			fi
 			if has vetcold || has warm; then
-				rm -rf "$WORK/cache"
-				cp -a "$WORK/seed" "$WORK/cache"
+				# Each side keeps its cache for the warm reruns below.
+				rm -rf "$WORK/cache.$tool"
+				cp -a "$WORK/seed" "$WORK/cache.$tool"
 				if has vetcold; then
-					GOCACHE=$WORK/cache measure "$c" "$tool" vetcold "$run" $(vetcmd $tool "${pkgs[$c]}")
+					GOCACHE=$WORK/cache.$tool measure "$c" "$tool" vetcold "$run" $(vetcmd $tool "${pkgs[$c]}")
 				else
-					(cd "${dir[$c]}" && GOCACHE=$WORK/cache $(vetcmd $tool "${pkgs[$c]}") >/dev/null 2>&1) || true
-				fi
-				if has warm; then
-					GOCACHE=$WORK/cache measure "$c" "$tool" warm "$run" $(vetcmd $tool "${pkgs[$c]}")
+					(cd "${dir[$c]}" && GOCACHE=$WORK/cache.$tool $(vetcmd $tool "${pkgs[$c]}") >/dev/null 2>&1) || true
 				fi
 			fi
 		done
+		if has warm; then
+			# The sides take turns, rerun by rerun, so that a drift of the
+			# machine's speed hits both.
+			for k in $(seq 1 "$WARM_REPEAT"); do
+				for tool in vet slotlint; do
+					# shellcheck disable=SC2046
+					GOCACHE=$WORK/cache.$tool measure "$c" "$tool" warm "$run.$k" $(vetcmd $tool "${pkgs[$c]}")
+				done
+			done
+		fi
+		rm -rf "$WORK/cache.vet" "$WORK/cache.slotlint"
 		if has standalone; then
 			# The standalone checker takes the same patterns; -test=true is
 			# its default, like go vet's.
 			measure "$c" standalone standalone "$run" "$sl" "${pkgs[$c]}"
 		fi
 	done
-	rm -rf "$WORK/cache" "$WORK/seed"
+	rm -rf "$WORK/cache" "$WORK/cache.vet" "$WORK/cache.slotlint" "$WORK/seed"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/machine.txt"
 
 # The summary: medians, and slotlint over vet.
-awk -F'\t' -v runs="$RUNS" -v runs_cold="$RUNS_COLD" '
+awk -F'\t' -v runs="$RUNS" -v runs_cold="$RUNS_COLD" -v warm_repeat="$WARM_REPEAT" '
 function median(key,    n, i, j, t, a) {
 	n = split(vals[key], a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -199,6 +215,6 @@ END {
 		s = p[1] SUBSEP "standalone" SUBSEP "standalone"
 		printf "| %s | %.2f s | %.1f s | %.0f MiB |\n", p[1], median(s SUBSEP "wall"), median(s SUBSEP "cpu"), median(s SUBSEP "rss")
 	}
-	printf "\nMedians of %d runs (cold: %d).\n", runs, runs_cold
+	printf "\nMedians of %d runs (cold: %d; warm: %d reruns in each).\n", runs, runs_cold, warm_repeat
 }' "$raw" | tee "$WORK/summary.md"
 echo "raw results: $raw; logs: $WORK/logs"
