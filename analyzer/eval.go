@@ -57,9 +57,9 @@ type evaluator struct {
 	busy map[*types.Var]bool
 	// loopIDs are the identities of variables set inside loops.
 	loopIDs map[string]bool
-	// calls indexes the method calls of the function, for transactions;
-	// see callIndex.
-	calls *callIndex
+	// calls indexes the method calls of the function (or of each
+	// package-level initializer), for transactions; see callIndex.
+	calls map[*ast.BlockStmt]*callIndex
 }
 
 type def struct {

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -332,8 +333,7 @@ func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *ke
 	if m.Args != nil {
 		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
 	}
-	readOnly := strings.HasSuffix(strings.ToUpper(m.Command), "_RO")
-	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client, readOnly)
+	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client, c.readOnlyCommand(m.Command))
 }
 
 // rawScript checks Do(ctx, "EVAL", src, numkeys, keys..., args...) and
@@ -364,7 +364,7 @@ func (c *checker) rawScript(e *evaluator, s *summary, call *ast.CallExpr, args [
 	if !ok {
 		return
 	}
-	c.checkScriptCall(s, call, ref, keys, false, rest, false, receiver(call), strings.HasSuffix(strings.ToLower(argv[0]), "_ro"))
+	c.checkScriptCall(s, call, ref, keys, false, rest, false, receiver(call), c.readOnlyCommand(argv[0]))
 }
 
 // splitNumKeys splits the arguments of a raw EVAL or FCALL, "CMD", script or
@@ -381,6 +381,14 @@ func splitNumKeys(e *evaluator, args []ast.Expr, argv []string) (keys, rest []ke
 		rest = append(rest, e.keys(a))
 	}
 	return keys, rest, true
+}
+
+// readOnlyCommand reports whether the rules' command table flags the Redis
+// command name readonly, as Redis's key specs do EVAL_RO, EVALSHA_RO and
+// FCALL_RO.
+func (c *checker) readOnlyCommand(name string) bool {
+	cmd := c.rules.Command(name)
+	return cmd != nil && slices.Contains(cmd.Flags, "readonly")
 }
 
 // receiver is the client a method is called on, or nil.
@@ -543,7 +551,7 @@ func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *
 	if m.Args != nil {
 		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
 	}
-	c.checkFunction(s, call, name, strings.EqualFold(m.Command, "FCALL_RO"), keys, keysOpen, args, argsOpen, receiver(call))
+	c.checkFunction(s, call, name, c.readOnlyCommand(m.Command), keys, keysOpen, args, argsOpen, receiver(call))
 }
 
 // rawFunctionCall checks Do(ctx, "FCALL", name, numkeys, keys..., args...)
@@ -556,7 +564,7 @@ func (c *checker) rawFunctionCall(e *evaluator, s *summary, call *ast.CallExpr, 
 	if !ok {
 		return
 	}
-	c.checkFunction(s, call, argv[1], strings.EqualFold(argv[0], "fcall_ro"), keys, false, rest, false, receiver(call))
+	c.checkFunction(s, call, argv[1], c.readOnlyCommand(argv[0]), keys, false, rest, false, receiver(call))
 }
 
 // checkFunction runs the Lua checks of the function name for one call of

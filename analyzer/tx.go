@@ -96,33 +96,16 @@ func funcParams(c *checker, lit *ast.FuncLit) map[*types.Var]bool {
 	return vars
 }
 
-// assignedTo returns the local variable that call's result is assigned to.
-// Within a function declaration it looks the call up in the function's
-// index, built in one walk: a walk of the body for each TxPipeline call made
-// checking a function quadratic in its size.
+// assignedTo returns the local variable that call's result is assigned to,
+// looked up in the index of the function around body.
 func (c *checker) assignedTo(e *evaluator, body *ast.BlockStmt, call *ast.CallExpr) *types.Var {
-	if idx := e.callIndex(); idx != nil {
-		return idx.assigned[call]
-	}
-	var v *types.Var
-	ast.Inspect(body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-			for i, r := range as.Rhs {
-				if ast.Unparen(r) == call {
-					if id, ok := as.Lhs[i].(*ast.Ident); ok {
-						v, _ = c.pass.TypesInfo.ObjectOf(id).(*types.Var)
-					}
-				}
-			}
-		}
-		return v == nil
-	})
-	return v
+	return e.callIndex(body).assigned[call]
 }
 
-// A callIndex holds, for one function declaration, what checking its
-// transactions looks up: the method calls on each local variable, and the
-// variable that each call's result is assigned to.
+// A callIndex holds, for one function declaration (or package-level
+// initializer), what checking its transactions looks up: the method calls
+// on each local variable, and the variable that each call's result is
+// assigned to.
 type callIndex struct {
 	calls    []*ast.CallExpr              // method calls on a variable, in ast.Inspect order
 	recv     []*types.Var                 // the variable of each call
@@ -130,18 +113,21 @@ type callIndex struct {
 	assigned map[*ast.CallExpr]*types.Var // v = call(...)
 }
 
-// callIndex returns the index of the evaluator's function, built once; nil
-// for package-level initializers.
-func (e *evaluator) callIndex() *callIndex {
-	if e.decl == nil || e.decl.Body == nil {
-		return nil
+// callIndex returns the index of the function declaration around body,
+// built in one walk and kept: a walk of the body for each TxPipeline call
+// made checking a function quadratic in its size. For a package-level
+// initializer, which has no declaration, it indexes body itself.
+func (e *evaluator) callIndex(body *ast.BlockStmt) *callIndex {
+	root := body
+	if e.decl != nil && e.decl.Body != nil {
+		root = e.decl.Body
 	}
-	if e.calls != nil {
-		return e.calls
+	if idx := e.calls[root]; idx != nil {
+		return idx
 	}
 	info := e.c.pass.TypesInfo
 	idx := &callIndex{byVar: map[*types.Var][]int{}, assigned: map[*ast.CallExpr]*types.Var{}}
-	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+	ast.Inspect(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if len(n.Lhs) != len(n.Rhs) {
@@ -178,7 +164,10 @@ func (e *evaluator) callIndex() *callIndex {
 		}
 		return true
 	})
-	e.calls = idx
+	if e.calls == nil {
+		e.calls = map[*ast.BlockStmt]*callIndex{}
+	}
+	e.calls[root] = idx
 	return idx
 }
 
@@ -209,16 +198,7 @@ func (c *checker) handleKeys(e *evaluator, body *ast.BlockStmt, handles map[*typ
 			}
 		}
 	}
-	idx := e.callIndex()
-	if idx == nil {
-		ast.Inspect(body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && c.onHandle(call, handles) {
-				visit(call)
-			}
-			return true
-		})
-		return groups
-	}
+	idx := e.callIndex(body)
 	// The calls on the handles, in the order of a walk of body, as a walk
 	// of the whole body would find them; only the handles' own calls are
 	// visited. A handle made at call i counts from call i on.
