@@ -9,9 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/slotlint/slotlint/ruleset"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/slotlint/slotlint/keyspace"
 )
 
 // rules.yaml is the source of the built-in rules; builtin_rules.go holds the
@@ -33,17 +32,17 @@ var builtin = sync.OnceValue(builtinRules)
 // Builtin returns the built-in rule set, the rules of rules.yaml, built
 // once. It is shared: treat it as read-only, and use Merge to lay other rules
 // over it.
-func Builtin() *keyspace.Rules {
+func Builtin() *ruleset.Rules {
 	return builtin()
 }
 
 // LoadRules returns the rule set slotlint works from: the built-in set with
-// the user's rules file merged over it (see keyspace.Rules.Merge), validated
+// the user's rules file merged over it (see ruleset.Rules.Merge), validated
 // as a whole. With userFile "" it is the built-in set. Faults are reported
-// as a *keyspace.RulesError whose every line is file:line:col: message;
-// besides what keyspace.ParseRules and Validate check, a check name in the
+// as a *ruleset.RulesError whose every line is file:line:col: message;
+// besides what ruleset.ParseRules and Validate check, a check name in the
 // user's file that slotlint does not have is a fault.
-func LoadRules(userFile string) (*keyspace.Rules, error) {
+func LoadRules(userFile string) (*ruleset.Rules, error) {
 	if userFile == "" {
 		return Builtin(), nil
 	}
@@ -56,31 +55,31 @@ func LoadRules(userFile string) (*keyspace.Rules, error) {
 
 // ParseRules is LoadRules for rules held in memory, such as the text of
 // -rules-inline; name stands for the file name in positions.
-func ParseRules(name string, data []byte) (*keyspace.Rules, error) {
+func ParseRules(name string, data []byte) (*ruleset.Rules, error) {
 	base := Builtin()
 	userFile := name
-	user, err := keyspace.ParseRules(userFile, data)
+	user, err := ruleset.ParseRules(userFile, data)
 	if err != nil {
 		return nil, err
 	}
 	faults := unknownChecks(userFile, data, user, base)
 	merged := base.Merge(user)
 	if err := merged.Validate(); err != nil {
-		var re *keyspace.RulesError
+		var re *ruleset.RulesError
 		if !errors.As(err, &re) {
 			return nil, err
 		}
 		faults = append(faults, re.Faults...)
 	}
 	if len(faults) > 0 {
-		return nil, &keyspace.RulesError{Faults: faults}
+		return nil, &ruleset.RulesError{Faults: faults}
 	}
 	return merged, nil
 }
 
 // unknownChecks reports the checks of the user's rules that the built-in set
 // does not list, at their line in the user's file.
-func unknownChecks(file string, data []byte, user, base *keyspace.Rules) []*keyspace.Fault {
+func unknownChecks(file string, data []byte, user, base *ruleset.Rules) []*ruleset.Fault {
 	var names []string
 	for name := range user.Checks {
 		if _, ok := base.Checks[name]; !ok {
@@ -95,14 +94,14 @@ func unknownChecks(file string, data []byte, user, base *keyspace.Rules) []*keys
 		known = append(known, name)
 	}
 	slices.Sort(known)
-	var faults []*keyspace.Fault
+	var faults []*ruleset.Fault
 	for _, name := range names {
-		faults = append(faults, &keyspace.Fault{
+		faults = append(faults, &ruleset.Fault{
 			Pos: checkPos(file, data, name),
 			Msg: fmt.Sprintf("unknown check %q; slotlint's checks are %s", name, strings.Join(known, ", ")),
 		})
 	}
-	slices.SortFunc(faults, func(a, b *keyspace.Fault) int {
+	slices.SortFunc(faults, func(a, b *ruleset.Fault) int {
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line - b.Pos.Line
 		}
@@ -113,8 +112,8 @@ func unknownChecks(file string, data []byte, user, base *keyspace.Rules) []*keys
 
 // checkPos finds the key of a check under checks: in a rules file, or
 // returns the file's start.
-func checkPos(file string, data []byte, name string) keyspace.Pos {
-	pos := keyspace.Pos{File: file, Line: 1, Col: 1}
+func checkPos(file string, data []byte, name string) ruleset.Pos {
+	pos := ruleset.Pos{File: file, Line: 1, Col: 1}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return pos
@@ -127,7 +126,7 @@ func checkPos(file string, data []byte, name string) keyspace.Pos {
 		checks := root.Content[i+1]
 		for j := 0; j+1 < len(checks.Content); j += 2 {
 			if k := checks.Content[j]; k.Value == name {
-				return keyspace.Pos{File: file, Line: k.Line, Col: k.Column}
+				return ruleset.Pos{File: file, Line: k.Line, Col: k.Column}
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 const (
@@ -19,7 +19,7 @@ const (
 
 // TestBuiltinValid proves the embedded rules.yaml parses and validates.
 func TestBuiltinValid(t *testing.T) {
-	r, err := keyspace.ParseRules("rules.yaml", builtinSource)
+	r, err := ruleset.ParseRules("rules.yaml", builtinSource)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestBuiltinValid(t *testing.T) {
 	if b != Builtin() {
 		t.Error("Builtin builds the rules more than once")
 	}
-	if b.Version != keyspace.SchemaVersion {
+	if b.Version != ruleset.SchemaVersion {
 		t.Errorf("version %d", b.Version)
 	}
 	if len(b.Families) != 0 || len(b.Groups) != 0 || len(b.Wrappers) != 0 {
@@ -52,7 +52,7 @@ func TestBuiltinValid(t *testing.T) {
 // Builtin returns, is what rules.yaml parses to: a change to rules.yaml
 // needs go generate.
 func TestBuiltinGenerated(t *testing.T) {
-	want, err := keyspace.ParseRules("rules.yaml", builtinSource)
+	want, err := ruleset.ParseRules("rules.yaml", builtinSource)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,21 +62,21 @@ func TestBuiltinGenerated(t *testing.T) {
 }
 
 func TestBuiltinChecks(t *testing.T) {
-	want := map[string]keyspace.Severity{
-		"cross-slot":             keyspace.SeverityError,
-		"maybe-cross-slot":       keyspace.SeverityWarning,
-		"copy-db":                keyspace.SeverityError,
-		"ignore-directive":       keyspace.SeverityWarning,
-		"lua-syntax":             keyspace.SeverityError,
-		"undeclared-key":         keyspace.SeverityError,
-		"script-arity":           keyspace.SeverityError,
-		"script-flags":           keyspace.SeverityError,
-		"read-outside-watch":     keyspace.SeverityWarning,
-		"tx-write-outside-multi": keyspace.SeverityError,
-		"unbounded-watch-retry":  keyspace.SeverityWarning,
-		"retry-on-any-error":     keyspace.SeverityWarning,
-		"unwatched-decision-key": keyspace.SeverityWarning,
-		"lost-update":            keyspace.SeverityWarning,
+	want := map[string]ruleset.Severity{
+		"cross-slot":             ruleset.SeverityError,
+		"maybe-cross-slot":       ruleset.SeverityWarning,
+		"copy-db":                ruleset.SeverityError,
+		"ignore-directive":       ruleset.SeverityWarning,
+		"lua-syntax":             ruleset.SeverityError,
+		"undeclared-key":         ruleset.SeverityError,
+		"script-arity":           ruleset.SeverityError,
+		"script-flags":           ruleset.SeverityError,
+		"read-outside-watch":     ruleset.SeverityWarning,
+		"tx-write-outside-multi": ruleset.SeverityError,
+		"unbounded-watch-retry":  ruleset.SeverityWarning,
+		"retry-on-any-error":     ruleset.SeverityWarning,
+		"unwatched-decision-key": ruleset.SeverityWarning,
+		"lost-update":            ruleset.SeverityWarning,
 	}
 	b := Builtin()
 	if len(b.Checks) != len(want) {
@@ -96,19 +96,19 @@ func TestBuiltinLookups(t *testing.T) {
 		if m == nil || m.Command != "RENAME" || len(m.Keys) != 2 {
 			t.Errorf("%s Rename: %+v", pkg, m)
 		}
-		if m := b.Method(pkg, "Tx", "Watch"); m == nil || m.Kind != keyspace.KindCommand || m.Keys[0].Param != 1 {
+		if m := b.Method(pkg, "Tx", "Watch"); m == nil || m.Kind != ruleset.KindCommand || m.Keys[0].Param != 1 {
 			t.Errorf("%s Tx.Watch: %+v", pkg, m)
 		}
-		if m := b.Method(pkg, "ClusterClient", "Watch"); m == nil || m.Kind != keyspace.KindWatch || m.Fn != 1 {
+		if m := b.Method(pkg, "ClusterClient", "Watch"); m == nil || m.Kind != ruleset.KindWatch || m.Fn != 1 {
 			t.Errorf("%s ClusterClient.Watch: %+v", pkg, m)
 		}
-		if m := b.Method(pkg, "Script", "Run"); m == nil || m.Script != keyspace.ReceiverParam {
+		if m := b.Method(pkg, "Script", "Run"); m == nil || m.Script != ruleset.ReceiverParam {
 			t.Errorf("%s Script.Run: %+v", pkg, m)
 		}
-		if m := b.Method(pkg, "", "NewScript"); m == nil || m.Kind != keyspace.KindNewScript {
+		if m := b.Method(pkg, "", "NewScript"); m == nil || m.Kind != ruleset.KindNewScript {
 			t.Errorf("%s NewScript: %+v", pkg, m)
 		}
-		if m := b.Method(pkg, "Pipeline", "Exec"); m == nil || m.Kind != keyspace.KindExec {
+		if m := b.Method(pkg, "Pipeline", "Exec"); m == nil || m.Kind != ruleset.KindExec {
 			t.Errorf("%s Exec: %+v", pkg, m)
 		}
 	}
@@ -172,7 +172,7 @@ commands:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Severity("lost-update") != keyspace.SeverityOff || r.Severity("maybe-cross-slot") != keyspace.SeverityError || r.Severity("cross-slot") != keyspace.SeverityError {
+	if r.Severity("lost-update") != ruleset.SeverityOff || r.Severity("maybe-cross-slot") != ruleset.SeverityError || r.Severity("cross-slot") != ruleset.SeverityError {
 		t.Errorf("checks: %v", r.Checks)
 	}
 	if f, values, ok := r.Match("emq:{q}:job:7"); !ok || f.Name != "job" || strings.Join(values, ",") != "q,7" {
@@ -187,7 +187,7 @@ commands:
 	if m := r.Method(v9, "", "Rename"); m == nil {
 		t.Error("built-in methods lost")
 	}
-	if Builtin().Severity("lost-update") != keyspace.SeverityWarning || len(Builtin().Families) != 0 {
+	if Builtin().Severity("lost-update") != ruleset.SeverityWarning || len(Builtin().Families) != 0 {
 		t.Error("LoadRules changed the built-in set")
 	}
 }
@@ -211,7 +211,7 @@ wrappers:
 	if err == nil {
 		t.Fatal("no error")
 	}
-	var re *keyspace.RulesError
+	var re *ruleset.RulesError
 	if !errors.As(err, &re) {
 		t.Fatalf("%T: %v", err, err)
 	}
@@ -275,7 +275,7 @@ func BenchmarkBuiltinRules(b *testing.B) {
 func BenchmarkParseBuiltinYAML(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := keyspace.ParseRules("rules.yaml", builtinSource)
+		r, err := ruleset.ParseRules("rules.yaml", builtinSource)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -28,8 +28,8 @@ import (
 	"sync"
 
 	"github.com/slotlint/slotlint"
-	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -84,7 +84,7 @@ var loaded struct {
 	sync.Mutex
 	file   string
 	inline string
-	rules  *keyspace.Rules
+	rules  *ruleset.Rules
 	err    error
 	done   bool
 }
@@ -92,8 +92,8 @@ var loaded struct {
 // Rules returns the rule set that the flags select: the built-in rules with
 // the -rules file or the -rules-inline text merged over them. It is loaded
 // once per process and flag values, and shared: treat it as read-only.
-// Faults in the user's rules come as a *keyspace.RulesError.
-func Rules() (*keyspace.Rules, error) {
+// Faults in the user's rules come as a *ruleset.RulesError.
+func Rules() (*ruleset.Rules, error) {
 	loaded.Lock()
 	defer loaded.Unlock()
 	if !loaded.done || loaded.file != rulesFile || loaded.inline != rulesInline {
@@ -103,7 +103,7 @@ func Rules() (*keyspace.Rules, error) {
 	return loaded.rules, loaded.err
 }
 
-func loadRules(file, inline string) (*keyspace.Rules, error) {
+func loadRules(file, inline string) (*ruleset.Rules, error) {
 	if inline == "" {
 		return slotlint.LoadRules(file)
 	}
@@ -116,7 +116,7 @@ func loadRules(file, inline string) (*keyspace.Rules, error) {
 // A checker holds the state of one pass.
 type checker struct {
 	pass  *analysis.Pass
-	rules *keyspace.Rules
+	rules *ruleset.Rules
 
 	decls   map[*types.Func]*ast.FuncDecl
 	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
@@ -184,7 +184,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-func newChecker(pass *analysis.Pass, rules *keyspace.Rules) *checker {
+func newChecker(pass *analysis.Pass, rules *ruleset.Rules) *checker {
 	c := &checker{
 		pass:      pass,
 		rules:     rules,
@@ -251,7 +251,7 @@ func newChecker(pass *analysis.Pass, rules *keyspace.Rules) *checker {
 
 // usesClient reports whether the package imports a client library named in
 // the rules, directly or through its dependencies, or declares wrappers.
-func usesClient(pkg *types.Package, rules *keyspace.Rules) bool {
+func usesClient(pkg *types.Package, rules *ruleset.Rules) bool {
 	seen := map[*types.Package]bool{}
 	var walk func(p *types.Package) bool
 	walk = func(p *types.Package) bool {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // The atomicity checks find the WATCH/MULTI/EXEC mistakes that lose
@@ -36,7 +37,7 @@ import (
 // An atomicOp is a call that sends a command that reads or writes keys.
 type atomicOp struct {
 	call  *ast.CallExpr
-	m     *keyspace.Method
+	m     *ruleset.Method
 	name  string // the command, upper case: "GET"
 	read  bool   // the command is read-only: its result is the keys' data
 	write bool   // the command may modify its keys
@@ -56,7 +57,7 @@ type atomicOp struct {
 // A watchTx is one call of Watch(ctx, fn, keys...).
 type watchTx struct {
 	call *ast.CallExpr
-	m    *keyspace.Method
+	m    *ruleset.Method
 	lit  *ast.FuncLit // fn, when it is a function literal in sight
 	// loop is the innermost loop around the call, in the same function;
 	// label is its label, if any.
@@ -165,7 +166,7 @@ func (c *checker) checkAtomicity(e *evaluator, s *summary) {
 // check: a Watch, or a read.
 func (a *atomicity) collect(body *ast.BlockStmt) bool {
 	var pipes []*ast.CallExpr
-	pipeKind := map[*ast.CallExpr]*keyspace.Method{}
+	pipeKind := map[*ast.CallExpr]*ruleset.Method{}
 	anyRead := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -197,16 +198,16 @@ func (a *atomicity) collect(body *ast.BlockStmt) bool {
 				return true
 			}
 			switch m.Kind {
-			case keyspace.KindCommand, keyspace.KindRaw:
+			case ruleset.KindCommand, ruleset.KindRaw:
 				if op := a.newOp(n, m); op != nil {
 					a.ops[n] = op
 					anyRead = anyRead || op.read
 				}
-			case keyspace.KindWatch:
+			case ruleset.KindWatch:
 				w := &watchTx{call: n, m: m}
 				a.watches = append(a.watches, w)
 				a.byCall[n] = w
-			case keyspace.KindTxPipelined, keyspace.KindPipelined, keyspace.KindTxPipeline, keyspace.KindPipeline:
+			case ruleset.KindTxPipelined, ruleset.KindPipelined, ruleset.KindTxPipeline, ruleset.KindPipeline:
 				pipes = append(pipes, n)
 				pipeKind[n] = m
 			}
@@ -229,14 +230,14 @@ func (a *atomicity) collect(body *ast.BlockStmt) bool {
 	for _, call := range pipes {
 		m := pipeKind[call]
 		h := &txHandle{kind: handleMulti}
-		if m.Kind == keyspace.KindPipelined || m.Kind == keyspace.KindPipeline {
+		if m.Kind == ruleset.KindPipelined || m.Kind == ruleset.KindPipeline {
 			h.kind = handlePlain
 		}
 		if from := a.handleOf(call); from != nil {
 			h.watch = from.watch
 		}
 		switch m.Kind {
-		case keyspace.KindTxPipelined, keyspace.KindPipelined:
+		case ruleset.KindTxPipelined, ruleset.KindPipelined:
 			if lit := a.c.funcArg(a.e, call, m.Fn); lit != nil {
 				for v := range funcParams(a.c, lit) {
 					a.handles[v] = h
@@ -277,10 +278,10 @@ func (a *atomicity) handleOf(call *ast.CallExpr) *txHandle {
 
 // newOp describes a command call, or returns nil for a command that
 // neither reads nor writes keys (WATCH, UNWATCH, PING, ...).
-func (a *atomicity) newOp(call *ast.CallExpr, m *keyspace.Method) *atomicOp {
+func (a *atomicity) newOp(call *ast.CallExpr, m *ruleset.Method) *atomicOp {
 	op := &atomicOp{call: call, m: m, keyArgs: map[int]bool{}}
-	var cmd *keyspace.Command
-	if m.Kind == keyspace.KindRaw {
+	var cmd *ruleset.Command
+	if m.Kind == ruleset.KindRaw {
 		if m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
 			return nil
 		}
@@ -349,7 +350,7 @@ func (a *atomicity) newOp(call *ast.CallExpr, m *keyspace.Method) *atomicOp {
 func (a *atomicity) keys(op *atomicOp) ([]keyGroup, bool) {
 	if !op.keysDone {
 		op.keysDone = true
-		if op.m.Kind == keyspace.KindRaw {
+		if op.m.Kind == ruleset.KindRaw {
 			for _, i := range op.raw {
 				op.groups = append(op.groups, a.e.keys(op.call.Args[i]))
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -28,7 +29,7 @@ func (c *checker) checkBody(e *evaluator, s *summary) {
 
 // resolve returns the called function and its rule, if any: a client
 // method from the rules' table, or a wrapper the user declared.
-func (c *checker) resolve(call *ast.CallExpr) (*types.Func, *keyspace.Method) {
+func (c *checker) resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
 	if fn == nil {
 		return nil, nil
@@ -72,21 +73,21 @@ func (c *checker) checkCall(e *evaluator, s *summary, call *ast.CallExpr) {
 		return
 	}
 	switch m.Kind {
-	case keyspace.KindCommand:
+	case ruleset.KindCommand:
 		groups, _ := c.selectKeys(e, call, m.Keys)
 		groups = append(groups, c.patternKeys(e, s, call, m)...)
 		c.checkKeys(e, s, call, commandName(m, fn), groups)
 		c.checkDB(s, call, m)
-	case keyspace.KindFunction:
+	case ruleset.KindFunction:
 		groups, open := c.selectKeys(e, call, m.Keys)
 		c.checkKeys(e, s, call, commandName(m, fn), append(groups, c.patternKeys(e, s, call, m)...))
 		c.checkDB(s, call, m)
 		c.functionCall(e, s, call, m, groups, open)
-	case keyspace.KindScript, keyspace.KindScriptSHA:
+	case ruleset.KindScript, ruleset.KindScriptSHA:
 		groups, open := c.selectKeys(e, call, m.Keys)
 		c.checkKeys(e, s, call, commandName(m, fn), groups)
 		c.scriptCall(e, s, call, m, groups, open)
-	case keyspace.KindNewScript, keyspace.KindScriptLoad:
+	case ruleset.KindNewScript, ruleset.KindScriptLoad:
 		// A script with no call in sight is still checked for what does not
 		// depend on a call: its syntax, its flags, keys it makes up.
 		if m.Script >= 0 && m.Script < len(call.Args) {
@@ -94,18 +95,18 @@ func (c *checker) checkCall(e *evaluator, s *summary, call *ast.CallExpr) {
 				c.checkScriptDef(s, call, ref)
 			}
 		}
-	case keyspace.KindRaw:
+	case ruleset.KindRaw:
 		c.checkRaw(e, s, call, m)
-	case keyspace.KindWatch:
+	case ruleset.KindWatch:
 		c.checkWatch(e, s, call, m)
-	case keyspace.KindTxPipelined:
+	case ruleset.KindTxPipelined:
 		c.checkTxPipelined(e, s, call, m)
-	case keyspace.KindTxPipeline:
+	case ruleset.KindTxPipeline:
 		c.checkTxPipeline(e, s, call)
 	}
 }
 
-func commandName(m *keyspace.Method, fn *types.Func) string {
+func commandName(m *ruleset.Method, fn *types.Func) string {
 	if m.Command != "" {
 		return strings.ToUpper(m.Command)
 	}
@@ -114,7 +115,7 @@ func commandName(m *keyspace.Method, fn *types.Func) string {
 
 // selectKeys returns the keys that selectors pick out of a call's
 // arguments. open is true when some keys cannot be seen.
-func (c *checker) selectKeys(e *evaluator, call *ast.CallExpr, sels []keyspace.Selector) (groups []keyGroup, open bool) {
+func (c *checker) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Selector) (groups []keyGroup, open bool) {
 	args := call.Args
 	for _, sel := range sels {
 		if sel.Param >= len(args) {
@@ -354,7 +355,7 @@ func (c *checker) checkWrapperCall(e *evaluator, s *summary, call *ast.CallExpr,
 
 // checkDB reports COPY to a database other than 0, which Redis Cluster
 // refuses.
-func (c *checker) checkDB(s *summary, call *ast.CallExpr, m *keyspace.Method) {
+func (c *checker) checkDB(s *summary, call *ast.CallExpr, m *ruleset.Method) {
 	if m.DB < 0 || m.DB >= len(call.Args) {
 		return
 	}
@@ -374,7 +375,7 @@ func (c *checker) checkDB(s *summary, call *ast.CallExpr, m *keyspace.Method) {
 
 // patternKeys returns the SORT BY and GET patterns that carry a hashtag, as
 // keys that must share the sorted key's slot, and reports those without one.
-func (c *checker) patternKeys(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method) []keyGroup {
+func (c *checker) patternKeys(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method) []keyGroup {
 	if len(m.Patterns) == 0 {
 		return nil
 	}
@@ -404,7 +405,7 @@ func (c *checker) patternKeys(e *evaluator, s *summary, call *ast.CallExpr, m *k
 }
 
 // checkRaw checks Do(ctx, "CMD", args...) through the command's key specs.
-func (c *checker) checkRaw(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method) {
+func (c *checker) checkRaw(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method) {
 	if m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"go/token"
 	"strings"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -31,13 +31,13 @@ type directive struct {
 // findings, and reports directives that are malformed or match nothing.
 type reporter struct {
 	pass  *analysis.Pass
-	rules *keyspace.Rules
+	rules *ruleset.Rules
 	// byLine maps a file's name and a line to the directive that covers it.
 	byLine map[string]map[int]*directive
 	all    []*directive
 }
 
-func newReporter(pass *analysis.Pass, rules *keyspace.Rules) *reporter {
+func newReporter(pass *analysis.Pass, rules *ruleset.Rules) *reporter {
 	r := &reporter{pass: pass, rules: rules, byLine: map[string]map[int]*directive{}}
 	for _, f := range pass.Files {
 		for _, cg := range f.Comments {
@@ -119,5 +119,5 @@ func (r *reporter) off(category string) bool {
 			return true
 		}
 	}
-	return r.rules.Severity(category) == keyspace.SeverityOff
+	return r.rules.Severity(category) == ruleset.SeverityOff
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -65,11 +66,11 @@ func (c *checker) scriptOf(e *evaluator, x ast.Expr, name string) (scriptRef, bo
 	switch x := x.(type) {
 	case *ast.CallExpr:
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
-		if _, m := c.resolve(x); m != nil && (m.Kind == keyspace.KindNewScript || m.Kind == keyspace.KindScriptLoad) {
+		if _, m := c.resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
 			switch {
 			case m.Script >= 0 && m.Script < len(x.Args):
 				return c.scriptOf(e, x.Args[m.Script], name)
-			case m.Script == keyspace.ReceiverParam:
+			case m.Script == ruleset.ReceiverParam:
 				// script.Load(ctx, rdb): the receiver is the script.
 				if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 					return c.scriptOf(e, sel.X, name)
@@ -192,7 +193,7 @@ func (c *checker) scriptsBySHA() map[string]scriptRef {
 				return true
 			}
 			_, m := c.resolve(call)
-			if m == nil || (m.Kind != keyspace.KindNewScript && m.Kind != keyspace.KindScriptLoad) || m.Script < 0 || m.Script >= len(call.Args) {
+			if m == nil || (m.Kind != ruleset.KindNewScript && m.Kind != ruleset.KindScriptLoad) || m.Script < 0 || m.Script >= len(call.Args) {
 				return true
 			}
 			tv := c.pass.TypesInfo.Types[call.Args[m.Script]]
@@ -303,11 +304,11 @@ func (c *checker) clusterCapable(x ast.Expr) bool {
 }
 
 // scriptCall checks the script of Eval, EvalSha, Script.Run and the like.
-func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method, keys []keyGroup, keysOpen bool) {
+func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method, keys []keyGroup, keysOpen bool) {
 	var srcExpr, client ast.Expr
 	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	switch {
-	case m.Script == keyspace.ReceiverParam:
+	case m.Script == ruleset.ReceiverParam:
 		if sel == nil {
 			return
 		}
@@ -331,7 +332,7 @@ func (c *checker) scriptCall(e *evaluator, s *summary, call *ast.CallExpr, m *ke
 	var args []keyGroup
 	argsOpen := true
 	if m.Args != nil {
-		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
+		args, argsOpen = c.selectKeys(e, call, []ruleset.Selector{*m.Args})
 	}
 	c.checkScriptCall(s, call, ref, keys, keysOpen, args, argsOpen, client, c.readOnlyCommand(m.Command))
 }
@@ -437,7 +438,7 @@ func (c *checker) librarySource(call *ast.CallExpr) ast.Expr {
 			return call.Args[1]
 		}
 		return nil
-	case m.Kind != keyspace.KindRaw || m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args):
+	case m.Kind != ruleset.KindRaw || m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args):
 		return nil
 	}
 	args := call.Args[m.Args.Param:]
@@ -534,7 +535,7 @@ func (c *checker) checkLibraryLoad(e *evaluator, s *summary, call *ast.CallExpr,
 
 // functionCall checks FCall(ctx, name, keys, args...) and FCallRO against
 // the function the package's libraries register under name.
-func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method, keys []keyGroup, keysOpen bool) {
+func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method, keys []keyGroup, keysOpen bool) {
 	if len(m.Keys) == 0 || m.Keys[0].Param < 1 || m.Keys[0].Param-1 >= len(call.Args) {
 		return
 	}
@@ -549,7 +550,7 @@ func (c *checker) functionCall(e *evaluator, s *summary, call *ast.CallExpr, m *
 	var args []keyGroup
 	argsOpen := true
 	if m.Args != nil {
-		args, argsOpen = c.selectKeys(e, call, []keyspace.Selector{*m.Args})
+		args, argsOpen = c.selectKeys(e, call, []ruleset.Selector{*m.Args})
 	}
 	c.checkFunction(s, call, name, c.readOnlyCommand(m.Command), keys, keysOpen, args, argsOpen, receiver(call))
 }

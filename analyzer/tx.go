@@ -5,7 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // A transaction's keys are those of every command it queues or runs: the
@@ -17,7 +17,7 @@ import (
 // slots, and only each multi-key command in it is checked.
 
 // checkWatch checks Watch(ctx, fn, keys...).
-func (c *checker) checkWatch(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method) {
+func (c *checker) checkWatch(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method) {
 	groups, _ := c.selectKeys(e, call, m.Keys)
 	if lit := c.funcArg(e, call, m.Fn); lit != nil {
 		groups = append(groups, c.handleKeys(e, lit.Body, funcParams(c, lit))...)
@@ -27,7 +27,7 @@ func (c *checker) checkWatch(e *evaluator, s *summary, call *ast.CallExpr, m *ke
 
 // checkTxPipelined checks TxPipelined(ctx, fn). Inside a Watch function it
 // is part of the Watch transaction, checked there.
-func (c *checker) checkTxPipelined(e *evaluator, s *summary, call *ast.CallExpr, m *keyspace.Method) {
+func (c *checker) checkTxPipelined(e *evaluator, s *summary, call *ast.CallExpr, m *ruleset.Method) {
 	if c.inWatch(e, call) {
 		return
 	}
@@ -183,16 +183,16 @@ func (c *checker) handleKeys(e *evaluator, body *ast.BlockStmt, handles map[*typ
 			return
 		}
 		switch m.Kind {
-		case keyspace.KindCommand, keyspace.KindScript, keyspace.KindScriptSHA, keyspace.KindFunction:
+		case ruleset.KindCommand, ruleset.KindScript, ruleset.KindScriptSHA, ruleset.KindFunction:
 			g, _ := c.selectKeys(e, call, m.Keys)
 			groups = append(groups, g...)
-		case keyspace.KindTxPipelined, keyspace.KindPipelined:
+		case ruleset.KindTxPipelined, ruleset.KindPipelined:
 			if lit := c.funcArg(e, call, m.Fn); lit != nil {
 				for v := range funcParams(c, lit) {
 					handles[v] = true
 				}
 			}
-		case keyspace.KindTxPipeline, keyspace.KindPipeline:
+		case ruleset.KindTxPipeline, ruleset.KindPipeline:
 			if v := c.assignedTo(e, body, call); v != nil {
 				handles[v] = true
 			}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -23,7 +23,7 @@ type AuditOptions struct {
 	Match string
 	// Rules give the key families keys are classified against; with nil
 	// rules, or rules without families, keys are not classified.
-	Rules *keyspace.Rules
+	Rules *ruleset.Rules
 	// Count is the SCAN COUNT hint; 0 means 1000.
 	Count int64
 	// Rate limits the keys read per second, over all nodes; 0 means no
@@ -723,16 +723,16 @@ func tagProblem(k string) problemKind {
 
 // A classifier matches keys against the rules' families.
 type classifier struct {
-	rules *keyspace.Rules
-	fams  []*keyspace.Family
-	index map[*keyspace.Family]int
+	rules *ruleset.Rules
+	fams  []*ruleset.Family
+	index map[*ruleset.Family]int
 }
 
-func newClassifier(r *keyspace.Rules) *classifier {
+func newClassifier(r *ruleset.Rules) *classifier {
 	if r == nil || len(r.Families) == 0 {
 		return nil
 	}
-	c := &classifier{rules: r, fams: r.Families, index: map[*keyspace.Family]int{}}
+	c := &classifier{rules: r, fams: r.Families, index: map[*ruleset.Family]int{}}
 	for i, f := range r.Families {
 		c.index[f] = i
 	}

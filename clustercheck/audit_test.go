@@ -11,7 +11,7 @@ import (
 
 	"github.com/slotlint/slotlint/clustercheck"
 	"github.com/slotlint/slotlint/internal/redistest"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -22,8 +22,8 @@ families:
   user: "user:<id>"
 `
 
-func testRules(t testing.TB) *keyspace.Rules {
-	r, err := keyspace.ParseRules("rules.yaml", []byte(auditRules))
+func testRules(t testing.TB) *ruleset.Rules {
+	r, err := ruleset.ParseRules("rules.yaml", []byte(auditRules))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,12 @@ import (
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // A cmdInfo is a command's key specs with what the hook precomputes.
 type cmdInfo struct {
-	*keyspace.Command
+	*ruleset.Command
 	// atMostOneKey: the command never has more than one key, so it cannot
 	// span slots by itself.
 	atMostOneKey bool
@@ -26,7 +25,7 @@ type cmdInfo struct {
 	oneIndex int
 }
 
-func newCmdInfo(c *keyspace.Command) *cmdInfo {
+func newCmdInfo(c *ruleset.Command) *cmdInfo {
 	one := len(c.Keys) == 0
 	if len(c.Keys) == 1 {
 		ks := c.Keys[0]
@@ -43,7 +42,7 @@ func newCmdInfo(c *keyspace.Command) *cmdInfo {
 // "parent|sub".
 type cmdMap map[string]*cmdInfo
 
-func newCmdMap(cmds map[string]*keyspace.Command) cmdMap {
+func newCmdMap(cmds map[string]*ruleset.Command) cmdMap {
 	m := make(cmdMap, len(cmds))
 	for name, c := range cmds {
 		m[name] = newCmdInfo(c)
@@ -53,7 +52,7 @@ func newCmdMap(cmds map[string]*keyspace.Command) cmdMap {
 			if p := m[parent]; p != nil {
 				p.container = true
 			} else {
-				m[parent] = &cmdInfo{Command: &keyspace.Command{Name: parent}, atMostOneKey: true, container: true}
+				m[parent] = &cmdInfo{Command: &ruleset.Command{Name: parent}, atMostOneKey: true, container: true}
 			}
 		}
 	}
@@ -86,7 +85,7 @@ type cmdTable struct {
 	fetchErr error
 }
 
-func newCmdTable(rules *keyspace.Rules, askServer bool) *cmdTable {
+func newCmdTable(rules *ruleset.Rules, askServer bool) *cmdTable {
 	t := &cmdTable{local: newCmdMap(rules.Commands)}
 	if !askServer {
 		t.state.Store(2)
@@ -107,7 +106,7 @@ func (t *cmdTable) lookup(name string, argv []any) *cmdInfo {
 
 // command returns a command's key specs by its lower-case name, for
 // luacheck.
-func (t *cmdTable) command(name string) *keyspace.Command {
+func (t *cmdTable) command(name string) *ruleset.Command {
 	var c *cmdInfo
 	if m := t.server.Load(); m != nil {
 		c = (*m)[name]
@@ -157,8 +156,8 @@ func (t *cmdTable) setErr(err error) {
 // RESP3 form: per command its name, arity, flags, first key, last key, step,
 // ACL categories, tips, key specs and subcommands. Key specs whose search is
 // of type unknown are left out.
-func parseCommandReply(reply []any) (map[string]*keyspace.Command, error) {
-	out := map[string]*keyspace.Command{}
+func parseCommandReply(reply []any) (map[string]*ruleset.Command, error) {
+	out := map[string]*ruleset.Command{}
 	var add func(v any) error
 	add = func(v any) error {
 		e, ok := v.([]any)
@@ -171,7 +170,7 @@ func parseCommandReply(reply []any) (map[string]*keyspace.Command, error) {
 		if len(e) < 2 {
 			return fmt.Errorf("short command entry %v", e)
 		}
-		c := &keyspace.Command{Name: lower(argString(e[0]))}
+		c := &ruleset.Command{Name: lower(argString(e[0]))}
 		c.Arity = int(toInt(e[1]))
 		if len(e) > 2 {
 			c.Flags = toStrings(e[2])
@@ -214,7 +213,7 @@ func parseCommandReply(reply []any) (map[string]*keyspace.Command, error) {
 }
 
 // parseKeySpec reads one key spec; ok is false for a spec of unknown type.
-func parseKeySpec(v any) (ks keyspace.KeySpec, ok bool) {
+func parseKeySpec(v any) (ks ruleset.KeySpec, ok bool) {
 	f := fields(v)
 	for _, fl := range toStrings(f["flags"]) {
 		ks.Flags = append(ks.Flags, strings.ToUpper(fl))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -58,7 +59,7 @@ import (
 type Hook struct {
 	mode     mode
 	t        CleanupTB
-	rules    *keyspace.Rules
+	rules    *ruleset.Rules
 	ask      bool
 	table    *cmdTable
 	scripts  sync.Map // lower-case SHA1 → *scriptEntry
@@ -105,7 +106,7 @@ func FailTest(t CleanupTB) HookOption {
 
 // WithRules makes the hook take key specs from the commands table of rules
 // instead of slotlint.Builtin()'s, when the server's are not known.
-func WithRules(rules *keyspace.Rules) HookOption {
+func WithRules(rules *ruleset.Rules) HookOption {
 	return func(h *Hook) { h.rules = rules }
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -37,7 +38,7 @@ func SampleValues(names []string, i, n int) map[string]string {
 
 // A FamilyCheck is the outcome of a family's sample keys.
 type FamilyCheck struct {
-	Family     *keyspace.Family
+	Family     *ruleset.Family
 	Keys       []KeySlot
 	Mismatches int
 	Slots      int // distinct slots the samples hit
@@ -46,7 +47,7 @@ type FamilyCheck struct {
 // A GroupCheck is the outcome of a colocation group's samples: each sample
 // builds every member family's key from the same values.
 type GroupCheck struct {
-	Group   *keyspace.Group
+	Group   *ruleset.Group
 	Samples int
 	// Split holds the samples whose keys the server put in more than one
 	// slot, as the keys of each.
@@ -81,7 +82,7 @@ func (r *RulesCheck) OK() bool {
 // SampleValues), checks their slots with Verify, and checks that the keys of
 // each colocation group, built from the same values, share one slot by the
 // server's CLUSTER KEYSLOT.
-func VerifyRules(ctx context.Context, c redis.UniversalClient, rules *keyspace.Rules, samples int) (*RulesCheck, error) {
+func VerifyRules(ctx context.Context, c redis.UniversalClient, rules *ruleset.Rules, samples int) (*RulesCheck, error) {
 	samples = max(samples, 1)
 	var keys []string
 	type famRange struct{ from, to int }

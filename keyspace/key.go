@@ -1,6 +1,7 @@
 // Package keyspace is slotlint's model of Redis keys: key templates and the
-// builder, rule sets (rules.yaml), and symbolic keys, whose parts may be
-// unknown, with the colocation verdict that says whether keys share a slot.
+// builder, and symbolic keys, whose parts may be unknown, with the colocation
+// verdict that says whether keys share a slot. It imports no YAML parser:
+// the rules file's schema and loader are package ruleset.
 //
 // The analyzer feeds it keys recovered from Go code, and the runtime checker
 // feeds it concrete keys; both get their answers from Colocate.

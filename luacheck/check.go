@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/yuin/gopher-lua/ast"
 )
 
@@ -54,8 +55,8 @@ type Call struct {
 
 // CommandsFrom returns the command lookup that Check takes, over a rule
 // set's commands table.
-func CommandsFrom(r *keyspace.Rules) func(name string) *keyspace.Command {
-	return func(name string) *keyspace.Command { return r.Command(name) }
+func CommandsFrom(r *ruleset.Rules) func(name string) *ruleset.Command {
+	return func(name string) *ruleset.Command { return r.Command(name) }
 }
 
 // A Finding is one problem of a script, or of a call of it.
@@ -78,7 +79,7 @@ type Finding struct {
 // not checked for undeclared keys nor for writes.
 //
 // The findings come sorted: those about the call first, then by position.
-func (s *Script) Check(cmds func(name string) *keyspace.Command, call Call) []Finding {
+func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Finding {
 	c := &checker{s: s, cmds: cmds, call: &call, seen: map[string]bool{}}
 	c.flags()
 	c.crossSlot()
@@ -102,7 +103,7 @@ func (s *Script) Check(cmds func(name string) *keyspace.Command, call Call) []Fi
 
 type checker struct {
 	s       *Script
-	cmds    func(string) *keyspace.Command
+	cmds    func(string) *ruleset.Command
 	call    *Call
 	out     []Finding
 	seen    map[string]bool
@@ -260,7 +261,7 @@ func (c *checker) site(st *site) {
 }
 
 // lookup finds the command's key specs, a subcommand's first.
-func (c *checker) lookup(name string, st *site) *keyspace.Command {
+func (c *checker) lookup(name string, st *site) *ruleset.Command {
 	if c.cmds == nil {
 		return nil
 	}

@@ -1,23 +1,21 @@
 package luacheck
 
-import (
-	"github.com/slotlint/slotlint/keyspace"
-)
+import "github.com/slotlint/slotlint/ruleset"
 
 // testCommands are the key specs of the commands the tests use, written by
 // hand after Redis 7's COMMAND INFO, until rules.yaml's generated table is
 // loadable.
-var testCommands = map[string]*keyspace.Command{}
+var testCommands = map[string]*ruleset.Command{}
 
 func init() {
-	one := func(index int) keyspace.KeySpec { return keyspace.KeySpec{Index: index, LastKey: 0, Step: 1} }
-	all := keyspace.KeySpec{Index: 1, LastKey: -1, Step: 1}
-	def := func(name string, write bool, specs ...keyspace.KeySpec) {
+	one := func(index int) ruleset.KeySpec { return ruleset.KeySpec{Index: index, LastKey: 0, Step: 1} }
+	all := ruleset.KeySpec{Index: 1, LastKey: -1, Step: 1}
+	def := func(name string, write bool, specs ...ruleset.KeySpec) {
 		flags := []string{"readonly"}
 		if write {
 			flags = []string{"write"}
 		}
-		testCommands[name] = &keyspace.Command{Name: name, Flags: flags, Keys: specs}
+		testCommands[name] = &ruleset.Command{Name: name, Flags: flags, Keys: specs}
 	}
 	for _, n := range []string{"get", "smembers", "sismember", "scard", "llen", "lrange", "lindex", "zscore",
 		"zrangebyscore", "zrange", "zcard", "zrank", "hget", "hgetall", "hmget", "hexists", "hlen", "ttl", "pttl",
@@ -37,9 +35,9 @@ func init() {
 	def("unlink", true, all)
 	def("exists", false, all)
 	def("mget", false, all)
-	def("mset", true, keyspace.KeySpec{Index: 1, LastKey: -1, Step: 2})
-	def("zunionstore", true, one(1), keyspace.KeySpec{Index: 2, IsKeyNum: true, KeyNumIdx: 0, FirstKey: 1, Step: 1})
-	def("xread", false, keyspace.KeySpec{Keyword: "STREAMS", StartFrom: 1, LastKey: -1, Step: 1, Limit: 2})
+	def("mset", true, ruleset.KeySpec{Index: 1, LastKey: -1, Step: 2})
+	def("zunionstore", true, one(1), ruleset.KeySpec{Index: 2, IsKeyNum: true, KeyNumIdx: 0, FirstKey: 1, Step: 1})
+	def("xread", false, ruleset.KeySpec{Keyword: "STREAMS", StartFrom: 1, LastKey: -1, Step: 1, Limit: 2})
 	def("object|encoding", false, one(2))
 	def("publish", false)
 	def("time", false)
@@ -50,4 +48,4 @@ func init() {
 	testCommands["publish"].Flags = []string{"pubsub", "fast"}
 }
 
-func lookupTest(name string) *keyspace.Command { return testCommands[name] }
+func lookupTest(name string) *ruleset.Command { return testCommands[name] }

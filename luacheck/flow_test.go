@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // TestFlow follows keys through the script: locals, branches, loops,
@@ -446,7 +447,7 @@ return redis.call('PING')
 			name: "no command table",
 			src:  `return redis.call('GET', 'emq:other')`,
 			call: orders,
-			cmds: func(string) *keyspace.Command { return nil },
+			cmds: func(string) *ruleset.Command { return nil },
 		},
 	})
 	s, _ := Parse("s", `return redis.call('GET', 'emq:other')`)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -26,7 +27,7 @@ type checkCase struct {
 	name string
 	src  string
 	call Call
-	cmds func(string) *keyspace.Command // lookupTest when nil
+	cmds func(string) *ruleset.Command // lookupTest when nil
 	want []want
 }
 

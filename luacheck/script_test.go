@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 func TestSyntaxError(t *testing.T) {
@@ -252,7 +253,7 @@ func TestRulesTable(t *testing.T) {
 	if err != nil {
 		t.Skipf("no rules.yaml: %v", err)
 	}
-	rules, err := keyspace.ParseRules("rules.yaml", data)
+	rules, err := ruleset.ParseRules("rules.yaml", data)
 	if err != nil {
 		t.Fatalf("rules.yaml: %v", err)
 	}

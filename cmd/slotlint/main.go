@@ -30,7 +30,7 @@ import (
 	"os"
 
 	"github.com/slotlint/slotlint/analyzer"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
 
@@ -86,7 +86,7 @@ func vetxOnly(cfgFile string) bool {
 // printError prints an error; faults in the rules one a line, as
 // file:line:col: message, so that editors can jump to them.
 func printError(err error) {
-	if re, ok := errors.AsType[*keyspace.RulesError](err); ok {
+	if re, ok := errors.AsType[*ruleset.RulesError](err); ok {
 		fmt.Fprintln(os.Stderr, re.Error())
 		return
 	}

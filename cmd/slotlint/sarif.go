@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/slotlint/slotlint/analyzer"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -188,7 +188,7 @@ func runSARIF(cl *cmdline) int {
 
 // A sarifWriter turns diagnostics into SARIF results.
 type sarifWriter struct {
-	rules    *keyspace.Rules
+	rules    *ruleset.Rules
 	root     string // the repository root, absolute, that URIs are relative to
 	ruleList []sarifRule
 	ruleIdx  map[string]int
@@ -197,7 +197,7 @@ type sarifWriter struct {
 	lines    map[string][][]byte // file contents by line, for UTF-16 columns
 }
 
-func newSARIFWriter(rules *keyspace.Rules, root string) *sarifWriter {
+func newSARIFWriter(rules *ruleset.Rules, root string) *sarifWriter {
 	w := &sarifWriter{rules: rules, root: root, ruleIdx: map[string]int{}, seen: map[string]bool{}, lines: map[string][][]byte{}}
 	for _, name := range slices.Sorted(func(yield func(string) bool) {
 		for name := range rules.Checks {
@@ -228,7 +228,7 @@ func (w *sarifWriter) rule(category string) int {
 		FullDescription:  sarifMessage{doc.full},
 		Help: sarifMessage{doc.full + "\n\nSuppress a finding with a //slotlint:ignore <reason> comment on its line or the line above. " +
 			"The check's severity (error, warning, off) is set under checks: in the rules file."},
-		DefaultConfiguration: sarifConfiguration{Enabled: sev != keyspace.SeverityOff, Level: level(sev)},
+		DefaultConfiguration: sarifConfiguration{Enabled: sev != ruleset.SeverityOff, Level: level(sev)},
 	}
 	w.ruleIdx[category] = len(w.ruleList)
 	w.ruleList = append(w.ruleList, r)
@@ -236,11 +236,11 @@ func (w *sarifWriter) rule(category string) int {
 }
 
 // level maps a severity to a SARIF level.
-func level(s keyspace.Severity) string {
+func level(s ruleset.Severity) string {
 	switch s {
-	case keyspace.SeverityWarning:
+	case ruleset.SeverityWarning:
 		return "warning"
-	case keyspace.SeverityOff:
+	case ruleset.SeverityOff:
 		return "none"
 	}
 	return "error"

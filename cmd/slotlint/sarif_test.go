@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -202,10 +202,10 @@ func TestSARIFDemo(t *testing.T) {
 
 // The rules and results of the SARIF log follow the user's severities.
 func TestSARIFSeverities(t *testing.T) {
-	rules := &keyspace.Rules{Checks: map[string]keyspace.Severity{
-		"cross-slot":       keyspace.SeverityError,
-		"maybe-cross-slot": keyspace.SeverityWarning,
-		"copy-db":          keyspace.SeverityOff,
+	rules := &ruleset.Rules{Checks: map[string]ruleset.Severity{
+		"cross-slot":       ruleset.SeverityError,
+		"maybe-cross-slot": ruleset.SeverityWarning,
+		"copy-db":          ruleset.SeverityOff,
 	}}
 	w := newSARIFWriter(rules, t.TempDir())
 	fset := token.NewFileSet()
@@ -260,7 +260,7 @@ func TestSARIFLocation(t *testing.T) {
 	if err := os.WriteFile(file, []byte("package x\n\nvar s = \"é𝄞\" + y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := newSARIFWriter(&keyspace.Rules{Checks: map[string]keyspace.Severity{}}, dir)
+	w := newSARIFWriter(&ruleset.Rules{Checks: map[string]ruleset.Severity{}}, dir)
 	col := strings.Index("var s = \"é𝄞\" + y", "y") + 1
 	loc := w.location(token.Position{Filename: file, Line: 3, Column: col}, token.Position{})
 	if loc.ArtifactLocation.URI != "sub%20dir/x.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // TestUpToDate checks that builtin_rules.go is what genbuiltin writes from
@@ -22,7 +22,7 @@ func TestUpToDate(t *testing.T) {
 // keyspace.MustTemplate, groups and wrappers. Generate formats its output
 // with go/format, so it is valid Go.
 func TestGenerateUserParts(t *testing.T) {
-	rules, err := keyspace.ParseRules("user.yaml", []byte(`version: 1
+	rules, err := ruleset.ParseRules("user.yaml", []byte(`version: 1
 families:
   job: "emq:{<queue>}:job:<id>"
   pending: "emq:{<queue>}:pending"
@@ -40,10 +40,10 @@ wrappers:
 	}
 	for _, want := range []string{
 		`Template: keyspace.MustTemplate("emq:{<queue>}:job:<id>")`,
-		`[]*keyspace.Family{{Name: "job"`,
-		`[]*keyspace.Group{{Name: "queue", Families: []string{"job", "pending"}`,
-		`[]*keyspace.Wrapper{{Func: "example.com/shop/store.Get", Method: &keyspace.Method{`,
-		`Pos: keyspace.Pos{File: "user.yaml", Line: 3, Col: 3}`,
+		`[]*ruleset.Family{{Name: "job"`,
+		`[]*ruleset.Group{{Name: "queue", Families: []string{"job", "pending"}`,
+		`[]*ruleset.Wrapper{{Func: "example.com/shop/store.Get", Method: &ruleset.Method{`,
+		`Pos: ruleset.Pos{File: "user.yaml", Line: 3, Col: 3}`,
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the generated code lacks %s:\n%s", want, src)

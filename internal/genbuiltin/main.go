@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 func main() {
@@ -41,7 +41,7 @@ func run(in, out string, check bool) error {
 	if err != nil {
 		return err
 	}
-	rules, err := keyspace.ParseRules("rules.yaml", data)
+	rules, err := ruleset.ParseRules("rules.yaml", data)
 	if err == nil {
 		err = rules.Validate()
 	}

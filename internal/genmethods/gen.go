@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // A Client is a go-redis major version to generate the method table of.
@@ -149,7 +149,7 @@ func (a *API) Targets(name string, qualified func(recv string) bool) []*types.Fu
 type Method struct {
 	Name     string
 	Command  string // upper case, "XGROUP CREATE" for a subcommand
-	Kind     keyspace.MethodKind
+	Kind     ruleset.MethodKind
 	Keys     []string
 	Patterns []string
 	Args     string
@@ -163,7 +163,7 @@ func (m *Method) Line() string {
 	if m.Command != "" {
 		parts = append(parts, "command: "+yamlScalar(m.Command))
 	}
-	if m.Kind != "" && m.Kind != keyspace.KindCommand {
+	if m.Kind != "" && m.Kind != ruleset.KindCommand {
 		parts = append(parts, "kind: "+string(m.Kind))
 	}
 	if m.Script != "" {
@@ -210,41 +210,41 @@ type special struct {
 	m    Method
 }
 
-func sp(name, command string, kind keyspace.MethodKind, script string, fn int, keys []string, args string) special {
+func sp(name, command string, kind ruleset.MethodKind, script string, fn int, keys []string, args string) special {
 	return special{name, Method{Name: name, Command: command, Kind: kind, Script: script, Fn: fn, Keys: keys, Args: args, DB: -1}}
 }
 
 var specials = []special{
-	sp("Eval", "EVAL", keyspace.KindScript, "1", -1, []string{"2[]"}, "3..."),
-	sp("EvalRO", "EVAL_RO", keyspace.KindScript, "1", -1, []string{"2[]"}, "3..."),
-	sp("EvalSha", "EVALSHA", keyspace.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
-	sp("EvalShaRO", "EVALSHA_RO", keyspace.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
+	sp("Eval", "EVAL", ruleset.KindScript, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalRO", "EVAL_RO", ruleset.KindScript, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalSha", "EVALSHA", ruleset.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
+	sp("EvalShaRO", "EVALSHA_RO", ruleset.KindScriptSHA, "1", -1, []string{"2[]"}, "3..."),
 	// A Script holds its source, so its methods that send EVALSHA still
 	// run a known script.
-	sp("Script.Run", "EVALSHA", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.RunRO", "EVALSHA_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.Eval", "EVAL", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.EvalRO", "EVAL_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.EvalSha", "EVALSHA", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.EvalShaRO", "EVALSHA_RO", keyspace.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
-	sp("Script.Load", "SCRIPT LOAD", keyspace.KindScriptLoad, "receiver", -1, nil, ""),
-	sp("ScriptLoad", "SCRIPT LOAD", keyspace.KindScriptLoad, "1", -1, nil, ""),
+	sp("Script.Run", "EVALSHA", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.RunRO", "EVALSHA_RO", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.Eval", "EVAL", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalRO", "EVAL_RO", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalSha", "EVALSHA", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.EvalShaRO", "EVALSHA_RO", ruleset.KindScript, "receiver", -1, []string{"2[]"}, "3..."),
+	sp("Script.Load", "SCRIPT LOAD", ruleset.KindScriptLoad, "receiver", -1, nil, ""),
+	sp("ScriptLoad", "SCRIPT LOAD", ruleset.KindScriptLoad, "1", -1, nil, ""),
 	// Package functions: their parameters count from 0 without a ctx.
-	sp("NewScript", "", keyspace.KindNewScript, "0", -1, nil, ""),
-	sp("NewScriptServerSHA", "", keyspace.KindNewScript, "0", -1, nil, ""),
-	sp("FCall", "FCALL", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
-	sp("FCallRO", "FCALL_RO", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
-	sp("FCallRo", "FCALL_RO", keyspace.KindFunction, "", -1, []string{"2[]"}, "3..."),
-	sp("Watch", "WATCH", keyspace.KindWatch, "", 1, []string{"2..."}, ""),
-	sp("Tx.Watch", "WATCH", keyspace.KindCommand, "", -1, []string{"1..."}, ""),
+	sp("NewScript", "", ruleset.KindNewScript, "0", -1, nil, ""),
+	sp("NewScriptServerSHA", "", ruleset.KindNewScript, "0", -1, nil, ""),
+	sp("FCall", "FCALL", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("FCallRO", "FCALL_RO", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("FCallRo", "FCALL_RO", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
+	sp("Watch", "WATCH", ruleset.KindWatch, "", 1, []string{"2..."}, ""),
+	sp("Tx.Watch", "WATCH", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 	// UNWATCH takes no keys; go-redis sends any it is given.
-	sp("Tx.Unwatch", "UNWATCH", keyspace.KindCommand, "", -1, nil, ""),
-	sp("TxPipelined", "", keyspace.KindTxPipelined, "", 1, nil, ""),
-	sp("TxPipeline", "", keyspace.KindTxPipeline, "", -1, nil, ""),
-	sp("Pipelined", "", keyspace.KindPipelined, "", 1, nil, ""),
-	sp("Pipeline", "", keyspace.KindPipeline, "", -1, nil, ""),
-	sp("Exec", "", keyspace.KindExec, "", -1, nil, ""),
-	sp("Do", "", keyspace.KindRaw, "", -1, nil, "1..."),
+	sp("Tx.Unwatch", "UNWATCH", ruleset.KindCommand, "", -1, nil, ""),
+	sp("TxPipelined", "", ruleset.KindTxPipelined, "", 1, nil, ""),
+	sp("TxPipeline", "", ruleset.KindTxPipeline, "", -1, nil, ""),
+	sp("Pipelined", "", ruleset.KindPipelined, "", 1, nil, ""),
+	sp("Pipeline", "", ruleset.KindPipeline, "", -1, nil, ""),
+	sp("Exec", "", ruleset.KindExec, "", -1, nil, ""),
+	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
 }
 
 // keyParams are the parameter names that hold keys, in lower case.
@@ -272,7 +272,7 @@ var dbCommands = map[string]bool{"copy": true}
 
 // containers are the commands with subcommands, whose method names join
 // the two: ObjectEncoding, XGroupCreate.
-func containers(cmds map[string]*keyspace.Command) map[string]bool {
+func containers(cmds map[string]*ruleset.Command) map[string]bool {
 	out := map[string]bool{}
 	for name := range cmds {
 		if parent, _, ok := strings.Cut(name, "|"); ok {
@@ -316,7 +316,7 @@ type Table struct {
 
 // Generate builds the method table of a client from its API and the
 // commands table.
-func Generate(c Client, api *API, cmds map[string]*keyspace.Command) (*Table, error) {
+func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, error) {
 	t := &Table{Client: c}
 	conts := containers(cmds)
 	have := map[string]bool{}
@@ -369,10 +369,10 @@ func Generate(c Client, api *API, cmds map[string]*keyspace.Command) (*Table, er
 // method derives the rule of a Cmdable method: nil when it takes no keys;
 // missing names its command when that is not in the commands table but the
 // method has key parameters.
-func (a *API) method(fn *types.Func, cmds map[string]*keyspace.Command, conts map[string]bool) (m *Method, missing string, err error) {
+func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map[string]bool) (m *Method, missing string, err error) {
 	name := fn.Name()
 	sig := fn.Type().(*types.Signature)
-	m = &Method{Name: name, Kind: keyspace.KindCommand, Fn: -1, DB: -1}
+	m = &Method{Name: name, Kind: ruleset.KindCommand, Fn: -1, DB: -1}
 	params := sig.Params()
 	for i := 0; i < params.Len(); i++ {
 		p := params.At(i)
@@ -465,7 +465,7 @@ func (a *API) method(fn *types.Func, cmds map[string]*keyspace.Command, conts ma
 	if n, ok := fixedKeys(c); ok && len(m.Keys) > 0 && len(m.Patterns) == 0 {
 		single := 0
 		for _, k := range m.Keys {
-			if s, err := keyspace.ParseSelector(k); err == nil && !s.Variadic && !s.Slice {
+			if s, err := ruleset.ParseSelector(k); err == nil && !s.Variadic && !s.Slice {
 				single++
 			}
 		}
@@ -478,7 +478,7 @@ func (a *API) method(fn *types.Func, cmds map[string]*keyspace.Command, conts ma
 
 // hasKeys reports whether a command takes keys: a key spec not flagged
 // NOT_KEY.
-func hasKeys(c *keyspace.Command) bool {
+func hasKeys(c *ruleset.Command) bool {
 	for _, ks := range c.Keys {
 		if !slices.Contains(ks.Flags, "NOT_KEY") {
 			return true
@@ -489,7 +489,7 @@ func hasKeys(c *keyspace.Command) bool {
 
 // fixedKeys returns the number of keys of a command whose key specs are all
 // single keys at fixed places.
-func fixedKeys(c *keyspace.Command) (int, bool) {
+func fixedKeys(c *ruleset.Command) (int, bool) {
 	n := 0
 	for _, ks := range c.Keys {
 		if slices.Contains(ks.Flags, "NOT_KEY") {

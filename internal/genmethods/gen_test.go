@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 const rulesPath = "../../rules.yaml"
@@ -20,7 +20,7 @@ var setup = sync.OnceValues(func() (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := keyspace.ParseRules("rules.yaml", data)
+	r, err := ruleset.ParseRules("rules.yaml", data)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ var setup = sync.OnceValues(func() (*fixture, error) {
 
 type fixture struct {
 	data  []byte
-	rules *keyspace.Rules
+	rules *ruleset.Rules
 	apis  map[string]*API
 }
 
@@ -111,7 +111,7 @@ func TestClientsMatchAPI(t *testing.T) {
 			if m.Command != "" && f.rules.Command(m.Command) == nil {
 				t.Errorf("%s: %s sends %s, which is not in the commands table", c.Name, name, m.Command)
 			}
-			if m.Kind == keyspace.KindCommand && m.Command == "" {
+			if m.Kind == ruleset.KindCommand && m.Command == "" {
 				t.Errorf("%s: %s names no command", c.Name, name)
 			}
 		}
@@ -119,7 +119,7 @@ func TestClientsMatchAPI(t *testing.T) {
 }
 
 // checkMethod checks a rule's selectors and parameters against a function.
-func checkMethod(fn *types.Func, m *keyspace.Method) []error {
+func checkMethod(fn *types.Func, m *ruleset.Method) []error {
 	sig := fn.Type().(*types.Signature)
 	var errs []error
 	for _, s := range m.Keys {
@@ -141,18 +141,18 @@ func checkMethod(fn *types.Func, m *keyspace.Method) []error {
 		}
 	}
 	switch m.Script {
-	case keyspace.NoParam:
-	case keyspace.ReceiverParam:
+	case ruleset.NoParam:
+	case ruleset.ReceiverParam:
 		if recv := sig.Recv(); recv == nil || !strings.HasSuffix(recv.Type().String(), ".Script") {
 			errs = append(errs, fmt.Errorf("script: receiver, but the receiver is not a Script"))
 		}
 	default:
 		param("script", m.Script, isString, "a string")
 	}
-	if m.Fn != keyspace.NoParam {
+	if m.Fn != ruleset.NoParam {
 		param("fn", m.Fn, func(t types.Type) bool { _, ok := t.Underlying().(*types.Signature); return ok }, "a function")
 	}
-	if m.DB != keyspace.NoParam {
+	if m.DB != ruleset.NoParam {
 		param("db", m.DB, isInt, "an integer")
 	}
 	return errs
@@ -161,7 +161,7 @@ func checkMethod(fn *types.Func, m *keyspace.Method) []error {
 // checkSelector checks that a selector fits a signature: parameter N exists,
 // N... is the variadic parameter, N[] a slice, N.F a field of a struct; keys
 // are strings (pairs any value).
-func checkSelector(sig *types.Signature, s keyspace.Selector, key bool) []error {
+func checkSelector(sig *types.Signature, s ruleset.Selector, key bool) []error {
 	params := sig.Params()
 	if s.Param >= params.Len() {
 		return []error{fmt.Errorf("selector %s: no parameter %d", s, s.Param)}
@@ -390,7 +390,7 @@ func TestCheckMethodCatches(t *testing.T) {
 		{"TxPipelined", `{kind: tx-pipelined, fn: 0}`},
 		{"HSet", `{command: HSET, keys: ["2..."]}`},
 	} {
-		r, err := keyspace.ParseRules("t.yaml", []byte("version: 1\nclients: {c: {packages: [p], methods: {"+tc.method+": "+tc.rule+"}}}\n"))
+		r, err := ruleset.ParseRules("t.yaml", []byte("version: 1\nclients: {c: {packages: [p], methods: {"+tc.method+": "+tc.rule+"}}}\n"))
 		if err != nil {
 			t.Fatal(err)
 		}

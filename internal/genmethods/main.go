@@ -29,7 +29,7 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 func main() {
@@ -97,7 +97,7 @@ var redisVersionRE = regexp.MustCompile(`Redis (\d+\.\d+\.\d+)`)
 
 // Commands parses the commands section of a rules file. source names where
 // the table came from, "(Redis 7.0.15) ", or is "".
-func Commands(path string, data []byte) (map[string]*keyspace.Command, string, error) {
+func Commands(path string, data []byte) (map[string]*ruleset.Command, string, error) {
 	begin, end, err := markers(data, beginCommands, endCommands)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", path, err)
@@ -106,7 +106,7 @@ func Commands(path string, data []byte) (map[string]*keyspace.Command, string, e
 	lines := bytes.Count(data[:begin], []byte("\n"))
 	doc := append([]byte("version: 1\n"), bytes.Repeat([]byte("\n"), max(lines-1, 0))...)
 	doc = append(doc, data[begin:end]...)
-	r, err := keyspace.ParseRules(path, doc)
+	r, err := ruleset.ParseRules(path, doc)
 	if err != nil {
 		return nil, "", err
 	}

@@ -11,7 +11,7 @@ import (
 
 	slotlint "github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -258,7 +258,7 @@ func intList(xs []int, most int) string {
 	return strings.Join(parts, ", ")
 }
 
-func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *keyspace.Rules) error {
+func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rules) error {
 	type problem struct {
 		Keys     int64    `json:"keys"`
 		Examples []string `json:"examples"`

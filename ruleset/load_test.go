@@ -1,4 +1,4 @@
-package keyspace
+package ruleset
 
 import (
 	"errors"

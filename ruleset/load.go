@@ -1,4 +1,4 @@
-package keyspace
+package ruleset
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/slotlint/slotlint/keyspace"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -410,9 +411,9 @@ func (l *loader) families(r *Rules, n *yaml.Node) {
 		if !ok {
 			continue
 		}
-		t, err := ParseTemplate(text)
+		t, err := keyspace.ParseTemplate(text)
 		if err != nil {
-			var te *TemplateError
+			var te *keyspace.TemplateError
 			if errors.As(err, &te) {
 				l.faults = append(l.faults, &Fault{
 					Pos: l.scalarPos(e.val, te.Col),
@@ -1005,18 +1006,18 @@ func (r *Rules) Validate() error {
 		if len(members) != len(g.Families) || len(members) < 2 {
 			continue
 		}
-		keys := make([]Key, len(members))
+		keys := make([]keyspace.Key, len(members))
 		for i, f := range members {
 			keys[i] = f.Template.Symbolic()
 		}
-		if c := Colocate(keys...); c.Verdict != Same {
+		if c := keyspace.Colocate(keys...); c.Verdict != keyspace.Same {
 			a, b := members[c.Pair[0]], members[c.Pair[1]]
 			verdict := "are not proven to share a slot"
-			if c.Verdict == Different {
+			if c.Verdict == keyspace.Different {
 				verdict = "hash to different slots"
 			}
 			add(g.Pos, "group %q: families %s and %s %s; give them the same hashtag, such as %s in both",
-				g.Name, describeFamily(a), describeFamily(b), verdict, SuggestTag(keys[c.Pair[0]], keys[c.Pair[1]]))
+				g.Name, describeFamily(a), describeFamily(b), verdict, keyspace.SuggestTag(keys[c.Pair[0]], keys[c.Pair[1]]))
 		}
 	}
 	checkMethod := func(m *Method, what string) {
@@ -1073,9 +1074,9 @@ func describeFamily(f *Family) string {
 	s := k.Subject()
 	var tag string
 	switch s.Kind {
-	case SubjectTag:
-		tag = "hashtag {" + Key{Parts: s.Parts}.String() + "}"
-	case SubjectWhole:
+	case keyspace.SubjectTag:
+		tag = "hashtag {" + keyspace.Key{Parts: s.Parts}.String() + "}"
+	case keyspace.SubjectWhole:
 		tag = "no hashtag"
 	default:
 		tag = "hashtag unknown"

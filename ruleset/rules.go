@@ -1,9 +1,11 @@
-package keyspace
+package ruleset
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
 )
 
 // Rules is a rule set: the data that says which arguments of which commands
@@ -59,7 +61,7 @@ func (p Pos) String() string {
 // A Family is a named key template, such as job: "emq:{<queue>}:job:<id>".
 type Family struct {
 	Name     string
-	Template *Template
+	Template *keyspace.Template
 	Pos      Pos
 }
 
