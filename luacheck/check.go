@@ -6,30 +6,31 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
 	"github.com/yuin/gopher-lua/ast"
 )
 
-// Finding categories. Each is a check that rules.yaml can set to error,
-// warning or off.
+// Finding categories, the names of the checks in package checks that luacheck
+// reports. Each is a check that rules.yaml can set to error, warning or off.
 const (
 	// CategorySyntax: the script does not parse as Lua.
-	CategorySyntax = "lua-syntax"
+	CategorySyntax = checks.LuaSyntax
 	// CategoryUndeclaredKey: the script touches a key it was not given in KEYS.
-	CategoryUndeclaredKey = "undeclared-key"
+	CategoryUndeclaredKey = checks.UndeclaredKey
 	// CategoryArity: KEYS and ARGV do not match what the script reads: a
 	// KEYS[i] past the keys passed, keys passed and never read, a key passed
 	// in ARGV.
-	CategoryArity = "script-arity"
+	CategoryArity = checks.ScriptArity
 	// CategoryFlags: the shebang has what Redis 7 rejects, or flags that do
 	// not fit the script or the client.
-	CategoryFlags = "script-flags"
+	CategoryFlags = checks.ScriptFlags
 	// CategoryCrossSlot: the keys passed in KEYS hash to different slots.
-	CategoryCrossSlot = "cross-slot"
+	CategoryCrossSlot = checks.CrossSlot
 	// CategoryMaybeCrossSlot: nothing proves the keys passed in KEYS share a
 	// slot.
-	CategoryMaybeCrossSlot = "maybe-cross-slot"
+	CategoryMaybeCrossSlot = checks.MaybeCrossSlot
 )
 
 // A Call is what the caller knows about one run of the script.

@@ -1,0 +1,328 @@
+// Package checks is the one list of slotlint's checks: for each, its name,
+// its family, its default severity, a one-line doc, a longer description
+// and the section of the README that shows it.
+//
+// Everything else that names the checks follows this list. The analyzer
+// reports findings under the Name constants below, and its doc lists the
+// checks from All; the SARIF log's rule metadata comes from Lookup; the
+// rules file's checks: section and the README's table of checks are held
+// equal to it by this package's tests; -disable accepts only names that
+// Lookup knows (ParseList).
+//
+// The package uses the standard library only, so that the domain packages
+// (ruleset, luacheck) may import it.
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The names of the checks, which are also the categories of their findings.
+const (
+	// CrossSlot: keys of one command, transaction or script provably hash
+	// to different slots.
+	CrossSlot = "cross-slot"
+	// MaybeCrossSlot: nothing proves that the keys share a slot.
+	MaybeCrossSlot = "maybe-cross-slot"
+	// CopyDB: COPY to a database other than 0.
+	CopyDB = "copy-db"
+
+	// LuaSyntax: a script that does not parse.
+	LuaSyntax = "lua-syntax"
+	// UndeclaredKey: a script touches a key it was not given in KEYS.
+	UndeclaredKey = "undeclared-key"
+	// ScriptArity: KEYS and ARGV do not match what the script reads.
+	ScriptArity = "script-arity"
+	// ScriptFlags: a shebang that Redis 7 rejects or that does not fit.
+	ScriptFlags = "script-flags"
+
+	// ReadOutsideWatch: a value read outside a Watch function decides what
+	// it writes.
+	ReadOutsideWatch = "read-outside-watch"
+	// TxWriteOutsideMulti: a write inside a Watch function that is not
+	// queued in its MULTI/EXEC.
+	TxWriteOutsideMulti = "tx-write-outside-multi"
+	// UnboundedWatchRetry: a Watch retry loop without a bound.
+	UnboundedWatchRetry = "unbounded-watch-retry"
+	// RetryOnAnyError: a Watch retry loop that retries after any error.
+	RetryOnAnyError = "retry-on-any-error"
+	// UnwatchedDecisionKey: a Watch function decides what to write from a
+	// key it does not watch.
+	UnwatchedDecisionKey = "unwatched-decision-key"
+	// LostUpdate: a read, then a write of the same key computed from it,
+	// without WATCH.
+	LostUpdate = "lost-update"
+
+	// IgnoreDirective: a //slotlint:ignore without a reason, or that
+	// suppresses nothing.
+	IgnoreDirective = "ignore-directive"
+)
+
+// A Family groups the checks that read the same part of the program.
+type Family string
+
+const (
+	// FamilyCrossSlot: the keys of each command and transaction.
+	FamilyCrossSlot Family = "cross-slot"
+	// FamilyScripts: Lua scripts and Redis 7 functions, with luacheck.
+	FamilyScripts Family = "scripts"
+	// FamilyAtomicity: the WATCH/MULTI/EXEC mistakes that lose updates.
+	FamilyAtomicity Family = "atomicity"
+	// FamilyDirectives: the //slotlint:ignore directives themselves.
+	FamilyDirectives Family = "directives"
+)
+
+// A Severity says how a check's findings are reported by default; the
+// rules file may change it, or turn the check off. The values are those of
+// the rules file's checks: section.
+type Severity string
+
+const (
+	// SeverityError: the finding fails the run.
+	SeverityError Severity = "error"
+	// SeverityWarning: the finding is reported but does not fail the run.
+	SeverityWarning Severity = "warning"
+)
+
+// A Check describes one of slotlint's checks.
+type Check struct {
+	// Name is the check's name and the category of its findings, one of
+	// the constants above.
+	Name   string
+	Family Family
+	// Severity is the check's severity in the built-in rules.
+	Severity Severity
+	// Doc is one line, in lower case and without a trailing period, that
+	// says what a finding means.
+	Doc string
+	// Description says more: what is wrong, and what to do about it. It is
+	// plain text, in sentences.
+	Description string
+	// Anchor is the anchor of the README section that shows the check with
+	// bad and good code, without the "#".
+	Anchor string
+}
+
+// URL returns the address of the README section that shows the check.
+func (c Check) URL() string {
+	return "https://github.com/slotlint/slotlint#" + c.Anchor
+}
+
+// registry lists the checks, family by family, in the order in which the
+// README, the rules file and the analyzer's doc show them.
+var registry = []Check{
+	{
+		Name: CrossSlot, Family: FamilyCrossSlot, Severity: SeverityError,
+		Doc:         "the keys of one command, transaction or script provably hash to different slots",
+		Description: "The keys of one command, transaction or script provably hash to different slots: Redis Cluster rejects the command with CROSSSLOT. Give the keys a common hashtag, the same {...} section in each key, so that they hash to one slot.",
+		Anchor:      "cross-slot",
+	},
+	{
+		Name: MaybeCrossSlot, Family: FamilyCrossSlot, Severity: SeverityWarning,
+		Doc:         "no common hashtag proves that the keys of one command share a slot",
+		Description: "The keys of one command, transaction or script may hash to different slots: no common hashtag proves that they share one, as with two keys built from unknown values and without a hashtag. Give them a common hashtag.",
+		Anchor:      "maybe-cross-slot",
+	},
+	{
+		Name: CopyDB, Family: FamilyCrossSlot, Severity: SeverityError,
+		Doc:         "COPY to a database other than 0, which Redis Cluster does not have",
+		Description: "COPY with DB set to a database other than 0: a Redis Cluster has only database 0, and rejects the command.",
+		Anchor:      "copy-db",
+	},
+	{
+		Name: LuaSyntax, Family: FamilyScripts, Severity: SeverityError,
+		Doc:         "a script that does not parse as Lua",
+		Description: "A script sent with EVAL, EVALSHA or a Script, or a function library loaded with FUNCTION LOAD, does not parse as Lua; Redis rejects it when it is loaded. The finding gives the Lua line and column.",
+		Anchor:      luaAnchor,
+	},
+	{
+		Name: UndeclaredKey, Family: FamilyScripts, Severity: SeverityError,
+		Doc:         "a script touches a key it was not given in KEYS",
+		Description: "A Lua script or function reads or writes a key that it was not given in KEYS. Redis Cluster routes a script by the keys in KEYS, so a key built inside the script or taken from ARGV may live on another node. Pass the key in KEYS.",
+		Anchor:      luaAnchor,
+	},
+	{
+		Name: ScriptArity, Family: FamilyScripts, Severity: SeverityError,
+		Doc:         "the keys and arguments passed to a script do not match what it reads",
+		Description: "The keys and arguments passed to a script do not match what it reads: a KEYS[n] past the keys passed, keys passed and never read, or a key passed in ARGV.",
+		Anchor:      luaAnchor,
+	},
+	{
+		Name: ScriptFlags, Family: FamilyScripts, Severity: SeverityError,
+		Doc:         "a script's flags that Redis 7 rejects, or that do not fit the script or the client",
+		Description: "The script's #!lua shebang line, or a function's flags, has what Redis 7 rejects, or flags that do not fit the script or how it is called: no-writes on a script that writes, no-writes missing under a read-only call, no-cluster on a cluster client.",
+		Anchor:      luaAnchor,
+	},
+	{
+		Name: ReadOutsideWatch, Family: FamilyAtomicity, Severity: SeverityWarning,
+		Doc:         "a value read before Watch, or outside its function, decides what the function writes",
+		Description: "A value read before Watch(ctx, fn, keys...), or anywhere outside fn, decides what fn writes: WATCH sees only changes made after it, so the value is stale, each retry reuses it, and the update can be lost. Read it inside fn.",
+		Anchor:      ReadOutsideWatch,
+	},
+	{
+		Name: TxWriteOutsideMulti, Family: FamilyAtomicity, Severity: SeverityError,
+		Doc:         "a write inside a Watch function that runs at once, not in its MULTI/EXEC",
+		Description: "A write inside a Watch function runs at once, on the *redis.Tx (or in a plain pipeline, or on another client, to a key of the transaction), instead of being queued in its MULTI/EXEC with TxPipelined or TxPipeline: EXEC failing does not undo it, and each retry writes again.",
+		Anchor:      TxWriteOutsideMulti,
+	},
+	{
+		Name: UnboundedWatchRetry, Family: FamilyAtomicity, Severity: SeverityWarning,
+		Doc:         "a loop that retries Watch on redis.TxFailedErr with no bound on its attempts",
+		Description: "A loop retries Watch on redis.TxFailedErr with no bound on its attempts: no counter, no ctx.Err() or ctx.Done() check, no deadline. Under a hot key it can spin for ever.",
+		Anchor:      UnboundedWatchRetry,
+	},
+	{
+		Name: RetryOnAnyError, Family: FamilyAtomicity, Severity: SeverityWarning,
+		Doc:         "a loop that retries Watch after any error, not only redis.TxFailedErr",
+		Description: "A loop retries Watch after any error, not only redis.TxFailedErr: after a network error EXEC may have run, and a retry applies the writes twice.",
+		Anchor:      RetryOnAnyError,
+	},
+	{
+		Name: UnwatchedDecisionKey, Family: FamilyAtomicity, Severity: SeverityWarning,
+		Doc:         "a Watch function decides what to write from a key it does not watch",
+		Description: "A Watch function reads a key that it does not watch and uses what it read to decide what to write, in a condition or a written value: a change to that key before EXEC goes unnoticed. Watch the key.",
+		Anchor:      UnwatchedDecisionKey,
+	},
+	{
+		Name: LostUpdate, Family: FamilyAtomicity, Severity: SeverityWarning,
+		Doc:         "a read of a key, then a write of the same key computed from it, with no WATCH",
+		Description: "A key is read and then written with a value computed from what was read, with no WATCH around them (MULTI/EXEC alone does not help): two clients that both read before either writes lose an update. Use an atomic command, Watch with a bounded retry, or a Lua script.",
+		Anchor:      LostUpdate,
+	},
+	{
+		Name: IgnoreDirective, Family: FamilyDirectives, Severity: SeverityWarning,
+		Doc:         "a //slotlint:ignore directive without a reason, or one that suppresses nothing",
+		Description: "A //slotlint:ignore directive must give a reason, //slotlint:ignore <why the keys are safe>, and must suppress a finding on its line or the line below. Give the reason, or remove a directive that no longer suppresses anything.",
+		Anchor:      "suppressing-a-finding",
+	},
+}
+
+const luaAnchor = "lua-scripts-lua-syntax-undeclared-key-script-arity-script-flags"
+
+// All returns every check, family by family. The slice is the caller's.
+func All() []Check {
+	return slices.Clone(registry)
+}
+
+// Names returns the names of every check, in the order of All.
+func Names() []string {
+	names := make([]string, len(registry))
+	for i, c := range registry {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Lookup returns the check of that name.
+func Lookup(name string) (Check, bool) {
+	for _, c := range registry {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// ParseList parses a comma-separated list of check names, such as the
+// value of -disable. Spaces around names and empty items are ignored. A
+// name that is not a check is an error that lists the checks, and names
+// the closest one when it looks like a typo.
+func ParseList(s string) ([]string, error) {
+	var names []string
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if _, ok := Lookup(name); !ok {
+			return nil, UnknownError(name)
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
+// UnknownError returns the error for a name that is not a check: it says
+// which name, suggests the closest check when one is near, and lists them
+// all.
+func UnknownError(name string) error {
+	hint := ""
+	if near := closest(name); near != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return fmt.Errorf("unknown check %q%s; the checks are %s", name, hint, strings.Join(Names(), ", "))
+}
+
+// closest returns the check whose name is within two edits of name, or "".
+func closest(name string) string {
+	best, bestDist := "", 3
+	for _, c := range registry {
+		if d := distance(name, c.Name); d < bestDist {
+			best, bestDist = c.Name, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Text returns the list of checks as plain text for a command's help, such
+// as the analyzer's doc: one paragraph a family, one line a check, with its
+// name, its default severity and its doc.
+func Text() string {
+	var b strings.Builder
+	var fam Family
+	for _, c := range registry {
+		if c.Family != fam {
+			if fam != "" {
+				b.WriteString("\n")
+			}
+			fam = c.Family
+			fmt.Fprintf(&b, "The %s checks:\n", fam)
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s\n", c.Name, c.Severity, c.Doc)
+	}
+	return b.String()
+}
+
+// Markdown returns the README's table of checks: one row a check, with
+// its name linked to the README section that shows it, its family, its doc
+// and its default severity.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| check | family | what it means | default |\n")
+	b.WriteString("|---|---|---|---|\n")
+	for _, c := range registry {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", c.Name, c.Anchor, c.Family, markdownText(c.Doc), c.Severity)
+	}
+	return b.String()
+}
+
+// markdownText escapes what Markdown would read as markup in a doc line.
+func markdownText(s string) string {
+	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;")
+	return r.Replace(s)
+}

@@ -1,0 +1,270 @@
+package checks_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+var update = flag.Bool("update", false, "rewrite the README's table of checks from the registry")
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+func TestRegistry(t *testing.T) {
+	all := checks.All()
+	if len(all) == 0 {
+		t.Fatal("no checks")
+	}
+	families := []checks.Family{checks.FamilyCrossSlot, checks.FamilyScripts, checks.FamilyAtomicity, checks.FamilyDirectives}
+	seen := map[string]bool{}
+	last := 0
+	for _, c := range all {
+		if seen[c.Name] {
+			t.Errorf("check %s is listed twice", c.Name)
+		}
+		seen[c.Name] = true
+		if !nameRE.MatchString(c.Name) {
+			t.Errorf("check name %q is not lower-case words joined by hyphens", c.Name)
+		}
+		// The checks of a family stand together, families in this order.
+		i := slices.Index(families, c.Family)
+		if i < 0 {
+			t.Errorf("check %s: family %q is not one of %q", c.Name, c.Family, families)
+		} else if i < last {
+			t.Errorf("check %s of family %s comes after the checks of a later family", c.Name, c.Family)
+		} else {
+			last = i
+		}
+		if c.Severity != checks.SeverityError && c.Severity != checks.SeverityWarning {
+			t.Errorf("check %s: default severity %q is not error or warning", c.Name, c.Severity)
+		}
+		if c.Doc == "" || strings.ContainsAny(c.Doc, "\n`") || strings.HasSuffix(c.Doc, ".") {
+			t.Errorf("check %s: doc %q is not one plain line without a trailing period", c.Name, c.Doc)
+		}
+		if r := []rune(c.Doc)[0]; unicode.IsUpper(r) && !strings.HasPrefix(c.Doc, "COPY") {
+			t.Errorf("check %s: doc %q starts with a capital", c.Name, c.Doc)
+		}
+		if c.Description == "" || strings.Contains(c.Description, "\n") || !strings.HasSuffix(c.Description, ".") {
+			t.Errorf("check %s: description %q is not one paragraph of sentences", c.Name, c.Description)
+		}
+		if c.Anchor == "" || strings.HasPrefix(c.Anchor, "#") {
+			t.Errorf("check %s: anchor %q", c.Name, c.Anchor)
+		}
+		if got, ok := checks.Lookup(c.Name); !ok || got != c {
+			t.Errorf("Lookup(%q) = %+v, %v", c.Name, got, ok)
+		}
+	}
+	for _, f := range families {
+		if !slices.ContainsFunc(all, func(c checks.Check) bool { return c.Family == f }) {
+			t.Errorf("family %s has no check", f)
+		}
+	}
+	if !slices.Equal(checks.Names(), slices.Collect(func(yield func(string) bool) {
+		for _, c := range all {
+			if !yield(c.Name) {
+				return
+			}
+		}
+	})) {
+		t.Errorf("Names() = %q, not the names of All()", checks.Names())
+	}
+	if _, ok := checks.Lookup("los-update"); ok {
+		t.Error(`Lookup("los-update") found a check`)
+	}
+	all[0].Name = "changed"
+	if checks.All()[0].Name == "changed" {
+		t.Error("All returns the registry itself, not a copy")
+	}
+}
+
+func TestParseList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"", nil, ""},
+		{" , ,", nil, ""},
+		{"maybe-cross-slot", []string{"maybe-cross-slot"}, ""},
+		{" lost-update , copy-db,lost-update,", []string{"lost-update", "copy-db"}, ""},
+		{"los-update", nil, `unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, copy-db, `},
+		{"copy-db,Cross-Slot", nil, `unknown check "Cross-Slot" (did you mean cross-slot?); the checks are `},
+		{"nothing-like-it", nil, `unknown check "nothing-like-it"; the checks are cross-slot, `},
+	} {
+		got, err := checks.ParseList(tc.in)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Errorf("ParseList(%q) error %v, want one starting %q", tc.in, err, tc.err)
+			} else if !strings.HasSuffix(err.Error(), strings.Join(checks.Names(), ", ")) {
+				t.Errorf("ParseList(%q) error %q does not list every check", tc.in, err)
+			}
+		case err != nil:
+			t.Errorf("ParseList(%q): %v", tc.in, err)
+		case !slices.Equal(got, tc.want):
+			t.Errorf("ParseList(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// The built-in rules (rules.yaml's checks: section, which builtin_rules.go
+// holds as Go data) list exactly the registry's checks, at their default
+// severities, in the registry's order.
+func TestRulesFileChecks(t *testing.T) {
+	builtin := slotlint.Builtin().Checks
+	for _, c := range checks.All() {
+		if sev, ok := builtin[c.Name]; !ok {
+			t.Errorf("rules.yaml checks: has no %s; add it with severity %s", c.Name, c.Severity)
+		} else if string(sev) != string(c.Severity) {
+			t.Errorf("rules.yaml checks: %s is %s, the registry's default is %s", c.Name, sev, c.Severity)
+		}
+	}
+	for name := range builtin {
+		if _, ok := checks.Lookup(name); !ok {
+			t.Errorf("rules.yaml checks: %s is not in the registry, package checks", name)
+		}
+	}
+	data, err := os.ReadFile("../rules.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rulesFileOrder(t, data); !slices.Equal(got, checks.Names()) {
+		t.Errorf("rules.yaml lists the checks in the order\n%q\nthe registry's is\n%q", got, checks.Names())
+	}
+}
+
+// rulesFileOrder returns the names under checks: in a rules file, in order.
+func rulesFileOrder(t *testing.T, data []byte) []string {
+	var names []string
+	in := false
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case line == "checks:":
+			in = true
+		case !in || strings.HasPrefix(strings.TrimSpace(line), "#"):
+		case line == "":
+			return names
+		case strings.HasPrefix(line, "  "):
+			name, _, ok := strings.Cut(strings.TrimSpace(line), ":")
+			if !ok {
+				t.Fatalf("rules.yaml checks: line %q", line)
+			}
+			names = append(names, name)
+		default:
+			return names
+		}
+	}
+	return names
+}
+
+// luacheck's categories are the registry's names.
+func TestLuacheckCategories(t *testing.T) {
+	for cat, want := range map[string]string{
+		luacheck.CategorySyntax:         checks.LuaSyntax,
+		luacheck.CategoryUndeclaredKey:  checks.UndeclaredKey,
+		luacheck.CategoryArity:          checks.ScriptArity,
+		luacheck.CategoryFlags:          checks.ScriptFlags,
+		luacheck.CategoryCrossSlot:      checks.CrossSlot,
+		luacheck.CategoryMaybeCrossSlot: checks.MaybeCrossSlot,
+	} {
+		if cat != want {
+			t.Errorf("luacheck category %q, want %q", cat, want)
+		}
+	}
+}
+
+// The README's table of checks is checks.Markdown(), and every check's
+// anchor is a heading of the README. go test ./checks -run TestREADME
+// -update rewrites the table.
+func TestREADME(t *testing.T) {
+	const file = "../README.md"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(data, []byte("\n| check | family |"))
+	if start < 0 {
+		t.Fatalf("%s has no table of checks (a line starting \"| check | family |\")", file)
+	}
+	start++
+	end := start
+	for end < len(data) && data[end] == '|' {
+		nl := bytes.IndexByte(data[end:], '\n')
+		if nl < 0 {
+			end = len(data)
+			break
+		}
+		end += nl + 1
+	}
+	want := checks.Markdown()
+	if got := string(data[start:end]); got != want {
+		if *update {
+			out := slices.Concat(data[:start], []byte(want), data[end:])
+			if err := os.WriteFile(file, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			t.Errorf("%s's table of checks is\n%s\nthe registry's is\n%s\nrun go test ./checks -run TestREADME -update", file, got, want)
+		}
+	}
+	anchors := map[string]bool{}
+	for line := range strings.Lines(string(data)) {
+		if strings.HasPrefix(line, "#") {
+			anchors[slug(strings.TrimLeft(strings.TrimSpace(line), "# "))] = true
+		}
+	}
+	for _, c := range checks.All() {
+		if !anchors[c.Anchor] {
+			t.Errorf("check %s: %s has no heading with anchor #%s", c.Name, file, c.Anchor)
+		}
+	}
+}
+
+// slug is the anchor GitHub gives a heading: lower case, punctuation other
+// than hyphens and underscores dropped, spaces made hyphens.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"Lua scripts: lua-syntax, undeclared-key, script-arity, script-flags": "lua-scripts-lua-syntax-undeclared-key-script-arity-script-flags",
+		"Atomicity: the WATCH/MULTI/EXEC mistakes that lose updates":          "atomicity-the-watchmultiexec-mistakes-that-lose-updates",
+		"Rules: rules.yaml": "rules-rulesyaml",
+	} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	text := checks.Text()
+	for _, c := range checks.All() {
+		if line := "  " + c.Name + " (" + string(c.Severity) + "): " + c.Doc + "\n"; !strings.Contains(text, line) {
+			t.Errorf("Text() has no line %q", line)
+		}
+	}
+	if !strings.HasPrefix(text, "The cross-slot checks:\n") || !strings.Contains(text, "\n\nThe atomicity checks:\n") {
+		t.Errorf("Text() does not head each family:\n%s", text)
+	}
+}
