@@ -66,7 +66,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "clients", "commands"}
-	clientFields  = []string{"packages", "methods"}
+	clientFields  = []string{"packages", "methods", "types"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
 	commandFields = []string{"arity", "flags", "split", "keys"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -111,6 +111,7 @@ var fieldMeaning = map[string]string{
 
 var (
 	nameRE       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+	typeNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	methodNameRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$`)
 	commandRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*( [A-Za-z][A-Za-z0-9_.-]*)?$`)
 	cmdNameRE    = regexp.MustCompile(`^[a-z][a-z0-9_.-]*(\|[a-z][a-z0-9_.-]*)?$`)
@@ -483,6 +484,23 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 					continue
 				}
 				c.Packages = append(c.Packages, p)
+			}
+		}
+		if te, ok := f["types"]; ok {
+			for _, te := range l.mapping(te.val, "the types of "+what, "type names to roles") {
+				tname, role := te.key.Value, TypeRole(te.val.Value)
+				if !typeNameRE.MatchString(tname) {
+					l.errf(te.key, "type name %q of %s is not a Go type name such as ClusterClient", tname, what)
+					continue
+				}
+				if !slices.Contains(typeRoles, role) {
+					l.errf(te.val, "type %q of %s has role %q; the roles are %s", tname, what, te.val.Value, roleList())
+					continue
+				}
+				if c.Types == nil {
+					c.Types = map[string]TypeRole{}
+				}
+				c.Types[tname] = role
 			}
 		}
 		if me, ok := f["methods"]; ok {
@@ -914,6 +932,9 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		for k, v := range c.Methods {
 			n.Methods[k] = v
 		}
+		if c.Types != nil {
+			n.Types = maps.Clone(c.Types)
+		}
 		return n
 	}
 	for _, c := range r.Clients {
@@ -931,6 +952,12 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		}
 		for k, v := range oc.Methods {
 			c.Methods[k] = v
+		}
+		for k, v := range oc.Types {
+			if c.Types == nil {
+				c.Types = map[string]TypeRole{}
+			}
+			c.Types[k] = v
 		}
 	}
 	for k, v := range r.Commands {
@@ -1118,6 +1145,25 @@ func (r *Rules) Method(pkgPath, recv, name string) *Method {
 		}
 	}
 	return nil
+}
+
+// ClientOf returns the first client whose packages hold pkgPath, or nil.
+func (r *Rules) ClientOf(pkgPath string) *Client {
+	for _, c := range r.Clients {
+		if slices.Contains(c.Packages, pkgPath) {
+			return c
+		}
+	}
+	return nil
+}
+
+// roleList names the type roles, for messages.
+func roleList() string {
+	s := make([]string, len(typeRoles))
+	for i, r := range typeRoles {
+		s[i] = string(r)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Wrapper returns the wrapper declared for a function by its full name as

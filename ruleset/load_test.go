@@ -508,3 +508,34 @@ families:
 		t.Error(r.Family("job2"))
 	}
 }
+
+// A client's types say which of its types are cluster clients,
+// transactions and pipelines; a role the rules do not know is an error that
+// lists the roles.
+func TestClientTypes(t *testing.T) {
+	r, err := ParseRules("t.yaml", []byte("version: 1\nclients: {c: {packages: [example.com/c], types: {Cluster: cluster, Tx: tx}}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.ClientOf("example.com/c")
+	if c == nil || c.Types["Cluster"] != RoleCluster || c.Types["Tx"] != RoleTx || c.Types["Other"] != "" {
+		t.Fatalf("ClientOf(example.com/c) = %+v", c)
+	}
+	if r.ClientOf("example.com/other") != nil {
+		t.Error("ClientOf(example.com/other) is not nil")
+	}
+	over, err := ParseRules("o.yaml", []byte("version: 1\nclients: {c: {types: {Pipe: pipeline}}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Merge(over).ClientOf("example.com/c"); m.Types["Pipe"] != RolePipeline || m.Types["Tx"] != RoleTx {
+		t.Errorf("merged types = %v", m.Types)
+	}
+	if r.ClientOf("example.com/c").Types["Pipe"] != "" {
+		t.Error("Merge changed the base rules' types")
+	}
+	_, err = ParseRules("t.yaml", []byte("version: 1\nclients: {c: {packages: [p], types: {Tx: transaction}}}\n"))
+	if err == nil || !strings.Contains(err.Error(), `t.yaml:2:`) || !strings.Contains(err.Error(), "client, cluster, tx, pipeline") {
+		t.Errorf("a bad role: err = %v", err)
+	}
+}

@@ -80,7 +80,30 @@ type Client struct {
 	// Methods by name. A name may be qualified by its receiver type,
 	// "Tx.Watch", which takes precedence over the bare "Watch".
 	Methods map[string]*Method
+	// Types says what the library's types are, by name: clients that may
+	// talk to a Redis Cluster, transactions, pipelines. A type of another
+	// package with the same name is none of these.
+	Types map[string]TypeRole
 }
+
+// A TypeRole is what a client library's type is.
+type TypeRole string
+
+const (
+	// RoleClient is a client of one server ("Client", "Conn").
+	RoleClient TypeRole = "client"
+	// RoleCluster is a client that may talk to a Redis Cluster
+	// ("ClusterClient", "UniversalClient", "Ring").
+	RoleCluster TypeRole = "cluster"
+	// RoleTx is the handle of a WATCH transaction ("Tx"): its commands run
+	// at once, and TxPipelined on it queues MULTI/EXEC.
+	RoleTx TypeRole = "tx"
+	// RolePipeline is a pipeline ("Pipeliner", "Pipeline").
+	RolePipeline TypeRole = "pipeline"
+)
+
+// typeRoles are the roles that rules files may give.
+var typeRoles = []TypeRole{RoleClient, RoleCluster, RoleTx, RolePipeline}
 
 // LookupMethod returns the rule for method name on receiver type recv (its
 // name without package or pointer, "" for a function), or nil.
