@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -51,12 +53,20 @@ type sarifDriver struct {
 }
 
 type sarifRule struct {
-	ID                   string             `json:"id"`
-	Name                 string             `json:"name,omitempty"`
-	ShortDescription     sarifMessage       `json:"shortDescription"`
-	FullDescription      sarifMessage       `json:"fullDescription"`
-	Help                 sarifMessage       `json:"help"`
-	DefaultConfiguration sarifConfiguration `json:"defaultConfiguration"`
+	ID                   string               `json:"id"`
+	Name                 string               `json:"name,omitempty"`
+	ShortDescription     sarifMessage         `json:"shortDescription"`
+	FullDescription      sarifMessage         `json:"fullDescription"`
+	Help                 sarifMessage         `json:"help"`
+	HelpURI              string               `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifConfiguration   `json:"defaultConfiguration"`
+	Properties           *sarifRuleProperties `json:"properties,omitempty"`
+}
+
+// sarifRuleProperties are a rule's properties; GitHub code scanning shows
+// the tags, and filters alerts by them.
+type sarifRuleProperties struct {
+	Tags []string `json:"tags,omitempty"`
 }
 
 type sarifConfiguration struct {
@@ -199,13 +209,12 @@ type sarifWriter struct {
 
 func newSARIFWriter(rules *ruleset.Rules, root string) *sarifWriter {
 	w := &sarifWriter{rules: rules, root: root, ruleIdx: map[string]int{}, seen: map[string]bool{}, lines: map[string][][]byte{}}
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for name := range rules.Checks {
-			if !yield(name) {
-				return
-			}
-		}
-	}) {
+	// A rule for every check, in the registry's order, then for any other
+	// that the rules name.
+	for _, name := range checks.Names() {
+		w.rule(name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(rules.Checks)) {
 		w.rule(name)
 	}
 	return w
@@ -216,22 +225,8 @@ func (w *sarifWriter) rule(category string) int {
 	if i, ok := w.ruleIdx[category]; ok {
 		return i
 	}
-	doc, ok := checkDocs[category]
-	if !ok {
-		doc.short, doc.full = "slotlint check "+category, "slotlint check "+category+"."
-	}
-	sev := w.rules.Severity(category)
-	r := sarifRule{
-		ID:               category,
-		Name:             category,
-		ShortDescription: sarifMessage{doc.short},
-		FullDescription:  sarifMessage{doc.full},
-		Help: sarifMessage{doc.full + "\n\nSuppress a finding with a //slotlint:ignore <reason> comment on its line or the line above. " +
-			"The check's severity (error, warning, off) is set under checks: in the rules file."},
-		DefaultConfiguration: sarifConfiguration{Enabled: sev != ruleset.SeverityOff, Level: level(sev)},
-	}
 	w.ruleIdx[category] = len(w.ruleList)
-	w.ruleList = append(w.ruleList, r)
+	w.ruleList = append(w.ruleList, sarifRuleFor(category, w.rules.Severity(category)))
 	return len(w.ruleList) - 1
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
@@ -242,11 +243,38 @@ func TestSARIFSeverities(t *testing.T) {
 	}
 }
 
-func TestCheckDocs(t *testing.T) {
-	for check := range slotlint.Builtin().Checks {
-		if doc, ok := checkDocs[check]; !ok || doc.short == "" || doc.full == "" {
-			t.Errorf("check %s has no description in checkDocs, for the rules of SARIF logs", check)
+// The SARIF log has a rule for every check of the registry, in its order,
+// described by the registry.
+func TestSARIFRulesFromRegistry(t *testing.T) {
+	w := newSARIFWriter(slotlint.Builtin(), t.TempDir())
+	rules := w.log(nil).Runs[0].Tool.Driver.Rules
+	var ids []string
+	for _, r := range rules {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, checks.Names()) {
+		t.Fatalf("rules %q, want the registry's checks %q", ids, checks.Names())
+	}
+	for i, c := range checks.All() {
+		r := rules[i]
+		if !strings.EqualFold(r.ShortDescription.Text, c.Doc) || r.FullDescription.Text != c.Description {
+			t.Errorf("rule %s: short %q, full %q; the registry's are %q and %q", c.Name, r.ShortDescription.Text, r.FullDescription.Text, c.Doc, c.Description)
 		}
+		if r.HelpURI != c.URL() || !strings.HasPrefix(r.Help.Text, c.Description) || !strings.Contains(r.Help.Text, c.URL()) {
+			t.Errorf("rule %s: helpUri %q, help %q", c.Name, r.HelpURI, r.Help.Text)
+		}
+		if r.Properties == nil || !slices.Contains(r.Properties.Tags, string(c.Family)) {
+			t.Errorf("rule %s: properties %+v, want the tag %s", c.Name, r.Properties, c.Family)
+		}
+		if want := (sarifConfiguration{true, string(c.Severity)}); r.DefaultConfiguration != want {
+			t.Errorf("rule %s: %+v, want %+v", c.Name, r.DefaultConfiguration, want)
+		}
+	}
+	// A category outside the registry still gets a rule, so that the log
+	// stays valid.
+	other := w.rules.Severity("no-such-check")
+	if r := sarifRuleFor("no-such-check", other); r.ShortDescription.Text == "" || r.Help.Text == "" || r.HelpURI != "" {
+		t.Errorf("rule of an unknown category: %+v", r)
 	}
 }
 
