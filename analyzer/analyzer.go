@@ -28,12 +28,14 @@ import (
 	"sync"
 
 	"github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
 
-const doc = `check that Redis multi-key commands keep their keys in one slot
+// doc is the Analyzer's doc; its list of checks comes from package checks.
+var doc = `check that Redis multi-key commands keep their keys in one slot
 
 Redis Cluster answers CROSSSLOT when the keys of one command, transaction
 or script hash to different slots. slotlint checks each go-redis call that
@@ -41,16 +43,21 @@ takes several keys (MGET, RENAME, LMOVE, the *STORE commands, EVAL, WATCH,
 MULTI/EXEC pipelines, Do with a constant command name, and the user's
 wrappers declared in rules.yaml), recovering what the keys are built from:
 constants, concatenation, fmt.Sprintf, variables, slices, helper functions
-in any package, and keyspace templates.
+in any package, and keyspace templates. It also checks Lua scripts whose
+source is known, and the WATCH/MULTI/EXEC mistakes that lose updates.
 
-It reports cross-slot when the keys provably hash to different slots, and
-maybe-cross-slot when no common hashtag proves that they share one. It
-checks Lua scripts whose source is known (undeclared-key, script-arity,
-script-flags, lua-syntax), and the WATCH/MULTI/EXEC mistakes that lose
-updates (read-outside-watch, tx-write-outside-multi, unbounded-watch-retry,
-retry-on-any-error, unwatched-decision-key, lost-update). A finding is
-suppressed by a //slotlint:ignore comment with a reason, on its line or the
-line above.`
+Each check's name is the category of its findings. Its severity (error,
+warning or off) is set under checks: in a rules file; -disable=NAME,...
+turns checks off. The checks, with their default severity:
+
+` + checks.Text() + `
+-proven-only turns off maybe-cross-slot, and nothing else: of the slot
+findings only keys that provably hash to different slots are reported,
+while every other check runs as its severity says.
+
+A finding is suppressed by a //slotlint:ignore comment with a reason, on
+its line or the line above. Each check is shown with bad and good code at
+https://github.com/slotlint/slotlint#what-it-checks.`
 
 // Analyzer is the slotlint analysis.
 var Analyzer = &analysis.Analyzer{
@@ -65,14 +72,14 @@ var (
 	rulesFile   string
 	rulesInline string
 	provenOnly  bool
-	disabled    string
+	disabled    checks.List
 )
 
 func init() {
 	Analyzer.Flags.StringVar(&rulesFile, "rules", "", "a rules file (YAML) merged over the built-in rules")
 	Analyzer.Flags.StringVar(&rulesInline, "rules-inline", "", "the text of a rules file (YAML or JSON), instead of -rules; use it under go vet, whose cache sees flag values but not the files they name")
-	Analyzer.Flags.BoolVar(&provenOnly, "proven-only", false, "report only keys that provably hash to different slots (cross-slot), not maybe-cross-slot")
-	Analyzer.Flags.StringVar(&disabled, "disable", "", "comma-separated checks to turn off, such as maybe-cross-slot,lost-update")
+	Analyzer.Flags.BoolVar(&provenOnly, "proven-only", false, "turn off maybe-cross-slot and nothing else: of the slot findings report only keys that provably hash to different slots (cross-slot); every other check runs as its severity says")
+	Analyzer.Flags.Var(&disabled, "disable", "comma-separated `names` of checks to turn off, such as maybe-cross-slot,lost-update; a name that is not a check is an error that lists the checks")
 }
 
 // InlineRulesName stands for the file name in the positions of rules given

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
@@ -85,9 +86,6 @@ func (r *reporter) add(d diag) {
 	if r.off(d.category) {
 		return
 	}
-	if provenOnly && d.category != "cross-slot" {
-		return
-	}
 	r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.end, Category: d.category, Message: d.message, Related: d.related})
 }
 
@@ -104,20 +102,17 @@ func (r *reporter) flush() {
 		default:
 			continue
 		}
-		if r.off("ignore-directive") {
+		if r.off(checks.IgnoreDirective) {
 			continue
 		}
-		r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.pos + token.Pos(len(ignorePrefix)), Category: "ignore-directive", Message: msg})
+		r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.pos + token.Pos(len(ignorePrefix)), Category: checks.IgnoreDirective, Message: msg})
 	}
 }
 
-// off reports whether a check is turned off, by the -disable flag or by its
-// severity in the rules.
+// off reports whether a check is turned off: by the -disable flag, by
+// -proven-only for maybe-cross-slot, or by its severity in the rules.
 func (r *reporter) off(category string) bool {
-	for _, c := range strings.Split(disabled, ",") {
-		if strings.TrimSpace(c) == category {
-			return true
-		}
-	}
-	return r.rules.Severity(category) == ruleset.SeverityOff
+	return disabled.Has(category) ||
+		provenOnly && category == checks.MaybeCrossSlot ||
+		r.rules.Severity(category) == ruleset.SeverityOff
 }

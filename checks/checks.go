@@ -301,7 +301,7 @@ func Text() string {
 				b.WriteString("\n")
 			}
 			fam = c.Family
-			fmt.Fprintf(&b, "The %s checks:\n", fam)
+			fmt.Fprintf(&b, "%s family:\n", fam)
 		}
 		fmt.Fprintf(&b, "  %s (%s): %s\n", c.Name, c.Severity, c.Doc)
 	}
@@ -325,4 +325,35 @@ func Markdown() string {
 func markdownText(s string) string {
 	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;")
 	return r.Replace(s)
+}
+
+// A List is a set of checks named on a command line, such as -disable's:
+// a flag.Value whose Set takes a comma-separated list of names (ParseList)
+// and refuses a name that is not a check. Set replaces the list; the empty
+// string empties it.
+type List struct {
+	names []string
+}
+
+// Set parses a comma-separated list of check names.
+func (l *List) Set(s string) error {
+	names, err := ParseList(s)
+	if err != nil {
+		return err
+	}
+	l.names = names
+	return nil
+}
+
+// String returns the names, separated by commas.
+func (l *List) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(l.names, ",")
+}
+
+// Has reports whether the list names the check.
+func (l *List) Has(name string) bool {
+	return l != nil && slices.Contains(l.names, name)
 }

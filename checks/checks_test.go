@@ -264,7 +264,34 @@ func TestText(t *testing.T) {
 			t.Errorf("Text() has no line %q", line)
 		}
 	}
-	if !strings.HasPrefix(text, "The cross-slot checks:\n") || !strings.Contains(text, "\n\nThe atomicity checks:\n") {
+	if !strings.HasPrefix(text, "cross-slot family:\n") || !strings.Contains(text, "\n\natomicity family:\n") {
 		t.Errorf("Text() does not head each family:\n%s", text)
+	}
+}
+
+func TestListFlag(t *testing.T) {
+	fs := flag.NewFlagSet("slotlint", flag.ContinueOnError)
+	fs.SetOutput(new(bytes.Buffer))
+	var l checks.List
+	fs.Var(&l, "disable", "")
+	if err := fs.Parse([]string{"-disable=lost-update, copy-db"}); err != nil {
+		t.Fatal(err)
+	}
+	if !l.Has(checks.LostUpdate) || !l.Has(checks.CopyDB) || l.Has(checks.CrossSlot) || l.String() != "lost-update,copy-db" {
+		t.Errorf("-disable=lost-update, copy-db gave %q", l.String())
+	}
+	err := fs.Parse([]string{"-disable=los-update"})
+	if err == nil || !strings.Contains(err.Error(), `invalid value "los-update" for flag -disable: unknown check "los-update" (did you mean lost-update?); the checks are `) {
+		t.Errorf("-disable=los-update: %v", err)
+	}
+	if !l.Has(checks.LostUpdate) {
+		t.Error("a refused value changed the list")
+	}
+	if err := l.Set(""); err != nil || l.String() != "" || l.Has(checks.LostUpdate) {
+		t.Errorf(`Set(""): %v, list %q`, err, l.String())
+	}
+	var nilList *checks.List
+	if nilList.Has(checks.CrossSlot) || nilList.String() != "" {
+		t.Error("a nil List is not empty")
 	}
 }

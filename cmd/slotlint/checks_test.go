@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/checks"
+)
+
+// The analyzer's doc, which "slotlint -help" prints, lists every check of
+// the registry with its default severity and doc, and says what
+// -proven-only does.
+func TestAnalyzerDocListsChecks(t *testing.T) {
+	doc := analyzer.Analyzer.Doc
+	if !strings.Contains(doc, checks.Text()) {
+		t.Errorf("the analyzer's doc lacks the registry's list of checks:\n%s\ndoc:\n%s", checks.Text(), doc)
+	}
+	if !strings.Contains(doc, "-proven-only turns off maybe-cross-slot, and nothing else") {
+		t.Errorf("the analyzer's doc does not say what -proven-only does:\n%s", doc)
+	}
+	if u := analyzerFlag("proven-only").Usage; !strings.HasPrefix(u, "turn off "+checks.MaybeCrossSlot+" and nothing else") {
+		t.Errorf("-proven-only's help %q", u)
+	}
+}
+
+// manyChecks is a package with a finding of most checks, each on a line of
+// its own.
+const manyChecks = `package many
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Many(ctx context.Context, rdb *redis.Client, a, b string) {
+	rdb.Rename(ctx, "tmp:user:1", "user:1")
+	rdb.Rename(ctx, "tmp:"+a, "live:"+b)
+	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false)
+	rdb.Eval(ctx, "return redis.call('GET', 'other')", []string{"{q}:a"})
+	bal, _ := rdb.Get(ctx, "balance:1").Int()
+	rdb.Set(ctx, "balance:1", bal-30, 0)
+	//slotlint:ignore
+	rdb.Get(ctx, "x")
+}
+`
+
+// categories runs slotlint -json with the flags on the package and returns
+// the categories of its findings, each once.
+func categories(t *testing.T, bin, dir string, flags ...string) []string {
+	t.Helper()
+	r := run(t, dir, offline, bin, append(append([]string{"-json"}, flags...), "./...")...)
+	if r.code != 0 {
+		t.Fatalf("slotlint -json %s exited %d; stderr:\n%s", strings.Join(flags, " "), r.code, r.stderr)
+	}
+	var tree jsonTree
+	if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+		t.Fatalf("%v; stdout:\n%s", err, r.stdout)
+	}
+	var diags []jsonDiag
+	if raw := tree["example.com/app/many"]["slotlint"]; raw != nil {
+		if err := json.Unmarshal(raw, &diags); err != nil {
+			t.Fatalf("%v; stdout:\n%s", err, r.stdout)
+		}
+	}
+	set := map[string]bool{}
+	for _, d := range diags {
+		set[d.Category] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// -proven-only turns off maybe-cross-slot and nothing else; -disable turns
+// off the checks it names.
+func TestProvenOnlyAndDisable(t *testing.T) {
+	bin := slotlintBin(t)
+	t.Parallel()
+	dir := newModule(t, map[string]string{"many/many.go": manyChecks})
+	all := categories(t, bin, dir)
+	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.CopyDB, checks.UndeclaredKey, checks.LostUpdate, checks.IgnoreDirective} {
+		if !slices.Contains(all, c) {
+			t.Fatalf("the test package has no %s finding; it has %q", c, all)
+		}
+	}
+	without := func(names ...string) []string {
+		return slices.DeleteFunc(slices.Clone(all), func(c string) bool { return slices.Contains(names, c) })
+	}
+	for _, tc := range []struct {
+		flags []string
+		want  []string
+	}{
+		{[]string{"-proven-only"}, without(checks.MaybeCrossSlot)},
+		{[]string{"-disable=maybe-cross-slot"}, without(checks.MaybeCrossSlot)},
+		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.CopyDB)},
+		{[]string{"-proven-only", "-disable=ignore-directive,undeclared-key"}, without(checks.MaybeCrossSlot, checks.IgnoreDirective, checks.UndeclaredKey)},
+		{[]string{"-proven-only", "-rules-inline=version: 1\nchecks: {maybe-cross-slot: error}"}, without(checks.MaybeCrossSlot)},
+	} {
+		if got := categories(t, bin, dir, tc.flags...); !slices.Equal(got, tc.want) {
+			t.Errorf("slotlint %q reports %q, want %q", tc.flags, got, tc.want)
+		}
+	}
+}
+
+// -disable with a name that is not a check stops slotlint, standalone and
+// under go vet, with an error that names the closest check and lists them
+// all.
+func TestDisableUnknownCheck(t *testing.T) {
+	bin := slotlintBin(t)
+	t.Parallel()
+	dir := newModule(t, map[string]string{"many/many.go": manyChecks})
+	want := `-disable: unknown check "los-update" (did you mean lost-update?); the checks are ` + strings.Join(checks.Names(), ", ")
+	r := run(t, dir, offline, bin, "-disable=maybe-cross-slot,los-update", "./...")
+	if r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("slotlint -disable=maybe-cross-slot,los-update: exit %d, want 2 and %q; stderr:\n%s", r.code, want, r.stderr)
+	}
+	r = run(t, dir, offline, "go", "vet", "-vettool="+bin, "-disable=los-update", "./...")
+	if r.code == 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("go vet -vettool=slotlint -disable=los-update: exit %d, want %q; stderr:\n%s", r.code, want, r.stderr)
+	}
+}
