@@ -46,6 +46,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/checks"
 )
 
 func init() {
@@ -67,11 +68,12 @@ type Settings struct {
 	// settings, and they have no order, which breaks wrapper and method
 	// names and the order of families.
 	Rules any `json:"rules"`
-	// ProvenOnly reports only keys that provably hash to different slots,
-	// as -proven-only.
+	// ProvenOnly turns off maybe-cross-slot and nothing else, as
+	// -proven-only: of the slot findings only keys that provably hash to
+	// different slots are reported.
 	ProvenOnly bool `json:"proven-only"`
 	// Disable lists checks to turn off, as -disable: a list, or one string
-	// of names separated by commas.
+	// of names separated by commas. A name that is not a check is an error.
 	Disable stringList `json:"disable"`
 }
 
@@ -121,6 +123,9 @@ func (s Settings) flags() (map[string]string, error) {
 	var disable []string
 	for _, c := range s.Disable {
 		if c = strings.TrimSpace(c); c != "" {
+			if _, ok := checks.Lookup(c); !ok {
+				return nil, fmt.Errorf("slotlint settings: disable: %w", checks.UnknownError(c))
+			}
 			disable = append(disable, c)
 		}
 	}

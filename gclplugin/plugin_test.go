@@ -71,6 +71,9 @@ func TestBadSettings(t *testing.T) {
 		{"both", map[string]any{"rules-file": "x.yaml", "rules": "version: 1"}, "not both"},
 		{"proven-only", map[string]any{"proven-only": "yes"}, "proven-only"},
 		{"disable", map[string]any{"disable": 3}, "disable is a list"},
+		{"disable unknown", map[string]any{"disable": []any{"maybe-cross-slot", "los-update"}},
+			`slotlint settings: disable: unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, `},
+		{"disable unknown in a string", map[string]any{"disable": "copy-db, nothing"}, `disable: unknown check "nothing"; the checks are `},
 		{"rules", map[string]any{"rules": []any{"x"}}, "rules is []interface {}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
