@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +122,55 @@ func TestDisableUnknownCheck(t *testing.T) {
 	r = run(t, dir, offline, "go", "vet", "-vettool="+bin, "-disable=los-update", "./...")
 	if r.code == 0 || !strings.Contains(r.stderr, want) {
 		t.Errorf("go vet -vettool=slotlint -disable=los-update: exit %d, want %q; stderr:\n%s", r.code, want, r.stderr)
+	}
+}
+
+// Every category that slotlint reports on the analyzer's test modules is a
+// check of the registry, and every check of the registry is reported
+// there: no finding comes out under a name that -disable, the rules file,
+// the SARIF rules and the README do not know.
+func TestCategoriesAreRegistered(t *testing.T) {
+	bin, root := slotlintBin(t), repoRootDir(t)
+	t.Parallel()
+	var mods []string
+	err := filepath.WalkDir(filepath.Join(root, "analyzer"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "go.mod" && strings.Contains(filepath.ToSlash(path), "/testdata/") {
+			mods = append(mods, filepath.Dir(path))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mods) == 0 {
+		t.Fatal("no test module (testdata/go.mod) under analyzer/")
+	}
+	seen := map[string]string{} // category to a place
+	for _, dir := range mods {
+		r := run(t, dir, offline, bin, "-json", "./...")
+		if r.code != 0 {
+			t.Fatalf("slotlint -json ./... in %s exited %d; stderr:\n%s", dir, r.code, r.stderr)
+		}
+		var tree jsonTree
+		if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for pkg, byAnalyzer := range tree {
+			var diags []jsonDiag
+			if json.Unmarshal(byAnalyzer["slotlint"], &diags) != nil {
+				continue // an error, not diagnostics
+			}
+			for _, d := range diags {
+				if _, ok := checks.Lookup(d.Category); !ok {
+					t.Errorf("%s: %s: category %q is not a check of package checks", pkg, d.Posn, d.Category)
+				}
+				seen[d.Category] = d.Posn
+			}
+		}
+	}
+	for _, name := range checks.Names() {
+		if _, ok := seen[name]; !ok {
+			t.Errorf("no test module under analyzer/ has a %s finding", name)
+		}
 	}
 }
