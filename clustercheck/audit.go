@@ -78,15 +78,22 @@ type AuditReport struct {
 	// Recounted are the slots that moved, or were being migrated, during
 	// the audit; their keys were counted again at the end (see Audit).
 	Recounted []int
+	// Changes say how the masters changed during the audit (a failover, a
+	// master added or emptied, slots moved), one sentence each; Nodes is
+	// the topology at the end.
+	Changes []string
 	// Elapsed is the audit's duration.
 	Elapsed time.Duration
 }
 
 // NodeKeys is one master's share of the keys.
 type NodeKeys struct {
+	// Addr is the master's address as the cluster announces it to clients
+	// (CLUSTER SHARDS: its host name, or its IP address); ID is its node
+	// ID, by which the audit tells nodes apart.
 	Addr  string
 	ID    string
-	Slots int   // slots served
+	Slots int   // slots served at the end of the audit
 	Keys  int64 // keys counted for it
 }
 
@@ -198,25 +205,44 @@ type auditor struct {
 	cluster *redis.ClusterClient
 	cls     *classifier
 
-	mu       sync.Mutex // guards what follows, and serializes Progress
-	tallies  []*tally
-	first    *slotMap // the slot map at the start
-	last     *slotMap
-	affected [slot.Count]bool
-	recount  *tally
-	done     int
-	nodes    int
-	total    int64
+	mu      sync.Mutex // guards what follows, and serializes Progress
+	tallies []*tally
+	first   *slotMap // the slot map at the start
+	last    *slotMap
+	// The topology (CLUSTER SHARDS) at the start and at the end.
+	startTopo, endTopo *Topology
+	affected           [slot.Count]bool
+	recount            *tally
+	done               int
+	nodes              int
+	total              int64
 
 	read atomic.Int64 // keys read
 	// The rate limit: keys may be read until start + read/Rate.
 	rateStart time.Time
 }
 
-// forEachNode runs fn on every master, or on the one server.
+// forEachNode runs fn on every master at once, or on the one server. The
+// first error cancels the calls on the other masters, and is the one
+// returned.
 func (a *auditor) forEachNode(ctx context.Context, fn func(ctx context.Context, n *redis.Client) error) error {
 	if a.cluster != nil {
-		return a.cluster.ForEachMaster(ctx, fn)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var once sync.Once
+		var first error
+		err := a.cluster.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+			err := fn(ctx, n)
+			if err != nil {
+				once.Do(func() { first = err })
+				cancel()
+			}
+			return err
+		})
+		if first != nil {
+			return first
+		}
+		return err
 	}
 	if cl, ok := a.c.(*redis.Client); ok {
 		return fn(ctx, cl)
@@ -226,6 +252,11 @@ func (a *auditor) forEachNode(ctx context.Context, fn func(ctx context.Context, 
 
 func (a *auditor) run(ctx context.Context) error {
 	if a.cluster != nil {
+		topo, err := FetchTopology(ctx, a.cluster)
+		if err != nil {
+			return err
+		}
+		a.startTopo = topo
 		m, err := a.snapshot(ctx)
 		if err != nil {
 			return err
@@ -275,7 +306,7 @@ func (a *auditor) run(ctx context.Context) error {
 			}
 		})
 	}
-	err = a.forEachNode(ctx, a.scanNode)
+	err = a.forEachNode(scanCtx, a.scanNode)
 	stopSnapshots()
 	wg.Wait()
 	if err != nil {
@@ -291,13 +322,64 @@ func (a *auditor) run(ctx context.Context) error {
 	a.mu.Lock()
 	a.markAffected(m)
 	a.mu.Unlock()
-	return a.recountAffected(ctx)
+	if err := a.checkScanned(); err != nil {
+		return err
+	}
+	if err := a.recountAffected(ctx); err != nil {
+		return err
+	}
+	topo, err := FetchTopology(ctx, a.cluster)
+	if err != nil {
+		return err
+	}
+	a.endTopo = topo
+	return nil
+}
+
+// checkScanned makes sure that every master that served slots at the start
+// was scanned, unless all its slots are counted again at the end: an audit
+// must not miss a master's keys without saying so.
+func (a *auditor) checkScanned() error {
+	scanned := map[string]bool{}
+	for _, t := range a.tallies {
+		scanned[t.id] = true
+	}
+	missed := map[string]int{}
+	for s, id := range a.first.owner {
+		if id != "" && !scanned[id] && !a.affected[s] {
+			missed[id]++
+		}
+	}
+	for id, n := range missed {
+		return fmt.Errorf("master %s (%s) serves %d slots but was not scanned: the client's view of the cluster (%d masters scanned) differs from CLUSTER NODES; the audit would miss its keys",
+			a.first.masters[id], id, n, len(a.tallies))
+	}
+	return nil
 }
 
 // scanNode SCANs one node to the end.
 func (a *auditor) scanNode(ctx context.Context, n *redis.Client) error {
 	addr := n.Options().Addr
-	t := newTally(addr)
+	id := addr
+	if a.cluster != nil {
+		// The node's identity is its node ID: the address go-redis uses
+		// (a host name, a rewritten loopback address) need not be the one
+		// CLUSTER NODES shows.
+		a.mu.Lock()
+		id = a.first.self[addr]
+		a.mu.Unlock()
+		if id == "" {
+			text, err := n.ClusterNodes(ctx).Result()
+			if err != nil {
+				return fmt.Errorf("%s: CLUSTER NODES: %w", addr, classify(err))
+			}
+			if f := strings.Fields(myself(text)); len(f) > 0 {
+				id = f[0]
+			}
+		}
+	}
+	t := newTally(id)
+	t.addr = addr
 	a.mu.Lock()
 	a.tallies = append(a.tallies, t)
 	first := a.first
@@ -310,7 +392,7 @@ func (a *auditor) scanNode(ctx context.Context, n *redis.Client) error {
 		}
 		for _, k := range keys {
 			s := slot.Of(k)
-			owner := first == nil || first.owner[s] == addr
+			owner := first == nil || first.owner[s] == id
 			t.add(a.cls, k, s, owner, a.opt.Examples)
 		}
 		read := a.read.Add(int64(len(keys)))
@@ -359,18 +441,21 @@ func (a *auditor) pace(ctx context.Context, read int64) error {
 	}
 }
 
-// A slotMap is the slot map as the masters see it.
+// A slotMap is the slot map as the masters see it. Nodes are known by their
+// node IDs.
 type slotMap struct {
-	owner   [slot.Count]string // address of the master serving each slot
+	owner   [slot.Count]string // node ID of the master serving each slot
 	moving  []int              // slots a master shows as migrating or importing
 	torn    []int              // slots whose owner the masters disagree on
-	masters map[string]string  // node ID → address
+	masters map[string]string  // node ID → address in CLUSTER NODES
+	self    map[string]string  // address of go-redis's client → node ID
 }
 
 // snapshot reads CLUSTER NODES from every master.
 func (a *auditor) snapshot(ctx context.Context) (*slotMap, error) {
 	var mu sync.Mutex
 	var views []string
+	m := &slotMap{masters: map[string]string{}, self: map[string]string{}}
 	err := a.cluster.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
 		text, err := n.ClusterNodes(ctx).Result()
 		if err != nil {
@@ -378,13 +463,15 @@ func (a *auditor) snapshot(ctx context.Context) (*slotMap, error) {
 		}
 		mu.Lock()
 		views = append(views, text)
+		if f := strings.Fields(myself(text)); len(f) > 0 {
+			m.self[n.Options().Addr] = f[0]
+		}
 		mu.Unlock()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	m := &slotMap{masters: map[string]string{}}
 	for i, text := range views {
 		var owner [slot.Count]string
 		for line := range strings.Lines(text) {
@@ -409,7 +496,7 @@ func (a *auditor) snapshot(ctx context.Context) (*slotMap, error) {
 					continue
 				}
 				for s := max(lo, 0); s <= hi && s < slot.Count; s++ {
-					owner[s] = addr
+					owner[s] = f[0]
 				}
 			}
 		}
@@ -566,8 +653,8 @@ func (a *auditor) report() *AuditReport {
 		}
 	}
 	for _, t := range a.tallies {
-		addr := t.addr
-		merge(t, true, func(int) string { return addr })
+		id := t.id
+		merge(t, true, func(int) string { return id })
 	}
 	if a.recount != nil {
 		merge(a.recount, false, func(s int) string { return a.last.owner[s] })
@@ -577,37 +664,98 @@ func (a *auditor) report() *AuditReport {
 			r.Recounted = append(r.Recounted, s)
 		}
 	}
-	// Masters in slot-map order, then any other node scanned.
-	if a.last != nil {
-		index := map[string]int{}
-		for s, addr := range a.last.owner {
-			if addr == "" {
-				continue
-			}
-			i, ok := index[addr]
-			if !ok {
-				i = len(r.Nodes)
-				index[addr] = i
-				r.Nodes = append(r.Nodes, NodeKeys{Addr: addr})
-			}
-			r.Nodes[i].Slots++
-			_ = s
+	if a.endTopo == nil {
+		// One server: its keys.
+		for _, t := range a.tallies {
+			r.Nodes = append(r.Nodes, NodeKeys{Addr: t.addr, Keys: nodeKeys[t.id]})
 		}
-		for id, addr := range a.last.masters {
-			if i, ok := index[addr]; ok {
-				r.Nodes[i].ID = id
-			}
-		}
+		return r
 	}
+	// The masters at the end, in slot order, known by node ID.
+	listed := map[string]bool{}
+	for _, sh := range a.endTopo.Shards {
+		m := sh.Master
+		n := NodeKeys{Addr: m.Addr, ID: m.ID, Keys: nodeKeys[m.ID]}
+		for _, sr := range sh.Slots {
+			n.Slots += sr.Last - sr.First + 1
+		}
+		if n.Slots == 0 && n.Keys == 0 {
+			continue // a master without slots or keys
+		}
+		listed[m.ID] = true
+		r.Nodes = append(r.Nodes, n)
+	}
+	// Keys counted for a node that is no master at the end: they stay in
+	// the total, under their node.
 	for _, t := range a.tallies {
-		if !slices.ContainsFunc(r.Nodes, func(n NodeKeys) bool { return n.Addr == t.addr }) {
-			r.Nodes = append(r.Nodes, NodeKeys{Addr: t.addr})
+		if !listed[t.id] && nodeKeys[t.id] > 0 {
+			listed[t.id] = true
+			r.Nodes = append(r.Nodes, NodeKeys{Addr: t.addr, ID: t.id, Keys: nodeKeys[t.id]})
 		}
 	}
-	for i := range r.Nodes {
-		r.Nodes[i].Keys = nodeKeys[r.Nodes[i].Addr]
-	}
+	r.Changes = topologyChanges(a.startTopo, a.endTopo)
 	return r
+}
+
+// topologyChanges describes how the masters changed between two topologies.
+func topologyChanges(start, end *Topology) []string {
+	if start == nil || end == nil {
+		return nil
+	}
+	type role struct {
+		addr, master string // master: the ID of its master, for a replica
+		slots        int
+	}
+	roles := func(t *Topology) map[string]role {
+		out := map[string]role{}
+		for _, sh := range t.Shards {
+			n := 0
+			for _, r := range sh.Slots {
+				n += r.Last - r.First + 1
+			}
+			out[sh.Master.ID] = role{addr: sh.Master.Addr, slots: n}
+			for _, rep := range sh.Replicas {
+				out[rep.ID] = role{addr: rep.Addr, master: sh.Master.ID}
+			}
+		}
+		return out
+	}
+	before, after := roles(start), roles(end)
+	name := func(id string) string {
+		if r, ok := after[id]; ok {
+			return r.addr
+		}
+		if r, ok := before[id]; ok {
+			return r.addr
+		}
+		return id
+	}
+	var out []string
+	for _, sh := range start.Shards {
+		id := sh.Master.ID
+		b, a := before[id], after[id]
+		_, present := after[id]
+		switch {
+		case !present:
+			out = append(out, fmt.Sprintf("master %s left the cluster", b.addr))
+		case a.master != "":
+			out = append(out, fmt.Sprintf("master %s became a replica of %s (failover); its %d slots were counted on their new master", b.addr, name(a.master), b.slots))
+		case a.slots != b.slots:
+			out = append(out, fmt.Sprintf("master %s served %d slots at the start and %d at the end", b.addr, b.slots, a.slots))
+		}
+	}
+	for _, sh := range end.Shards {
+		id := sh.Master.ID
+		b, ok := before[id]
+		a := after[id]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("master %s joined the cluster with %d slots", a.addr, a.slots))
+		case b.master != "":
+			out = append(out, fmt.Sprintf("replica %s became a master with %d slots (failover)", a.addr, a.slots))
+		}
+	}
+	return out
 }
 
 func (r *AuditReport) problem(k problemKind) *Problem {
@@ -633,7 +781,8 @@ const (
 
 // A tally counts one node's keys per slot.
 type tally struct {
-	addr     string
+	id       string // node ID, or address for a server not in a cluster
+	addr     string // go-redis's address of the node
 	slots    []slotTally
 	examples []example
 	nEx      [4]int
@@ -655,8 +804,8 @@ type example struct {
 	slot int
 }
 
-func newTally(addr string) *tally {
-	return &tally{addr: addr, slots: make([]slotTally, slot.Count)}
+func newTally(id string) *tally {
+	return &tally{id: id, addr: id, slots: make([]slotTally, slot.Count)}
 }
 
 // add counts key k of slot s; owner is false when the node does not serve

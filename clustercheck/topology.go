@@ -60,8 +60,11 @@ type SlotRange struct{ First, Last int }
 
 // NodeInfo describes one node.
 type NodeInfo struct {
-	ID   string
-	Addr string // host:port
+	ID string
+	// Addr is host:port, the host being the endpoint the cluster announces
+	// to clients (an IP address or a host name), or the IP address when it
+	// announces none.
+	Addr string
 	// Health is "online", "failed" or "loading" (CLUSTER SHARDS); "" when
 	// the server does not say.
 	Health string
@@ -147,9 +150,12 @@ func fromShards(shards []redis.ClusterShard) (*Topology, error) {
 		var s Shard
 		found := false
 		for _, n := range sh.Nodes {
-			host := n.IP
+			// The endpoint is what the cluster tells clients to use: an IP
+			// address or a host name (cluster-preferred-endpoint-type);
+			// without one, the IP address.
+			host := n.Endpoint
 			if host == "" || host == "?" {
-				host = n.Endpoint
+				host = n.IP
 			}
 			port := n.Port
 			if port == 0 {

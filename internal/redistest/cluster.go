@@ -1,8 +1,10 @@
 package redistest
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,6 +32,9 @@ type Cluster struct {
 	Nodes []*Node
 	// Password is the default user's password, "" for none.
 	Password string
+	// CA signed the nodes' certificates, for a cluster started WithTLS;
+	// nil otherwise.
+	CA *CA
 }
 
 // A Node is one master of a Cluster.
@@ -75,6 +80,13 @@ func StartCluster(t testing.TB, opts ...Option) *Cluster {
 
 func (c *Cluster) start(path, dir string, cfg config) error {
 	c.Password = cfg.password
+	if cfg.tls {
+		ca, err := NewCA(dir)
+		if err != nil {
+			return err
+		}
+		c.CA = ca
+	}
 	c.Nodes = make([]*Node, Masters)
 	errs := make([]error, Masters)
 	var wg sync.WaitGroup
@@ -85,7 +97,16 @@ func (c *Cluster) start(path, dir string, cfg config) error {
 			path:     path,
 			cfg:      cfg,
 			cluster:  true,
+			index:    i,
 		}}
+		if cfg.tls {
+			n.host = fmt.Sprintf("127.0.0.%d", i+1)
+			cert, key, err := c.CA.Issue(fmt.Sprintf("node%d", i), n.host)
+			if err != nil {
+				return err
+			}
+			n.tls = &nodeTLS{ca: c.CA, cert: cert, key: key}
+		}
 		c.Nodes[i] = n
 		wg.Go(func() {
 			errs[i] = n.startFresh()
@@ -118,7 +139,7 @@ func (c *Cluster) form() error {
 		}
 	}
 	for _, n := range c.Nodes[1:] {
-		if _, err := c.Nodes[0].do("CLUSTER", "MEET", "127.0.0.1", n.port, n.busPort); err != nil {
+		if _, err := c.Nodes[0].do("CLUSTER", "MEET", n.bindHost(), n.port, n.busPort); err != nil {
 			return err
 		}
 	}
@@ -145,9 +166,25 @@ func (c *Cluster) Addrs() []string {
 	return addrs
 }
 
-// ClusterOptions returns go-redis cluster options for c.
+// ClusterOptions returns go-redis cluster options for c. For a cluster
+// started WithTLS, each node's client checks the node's certificate against
+// the node's own address.
 func (c *Cluster) ClusterOptions() *redis.ClusterOptions {
+	var newClient func(*redis.Options) *redis.Client
+	if c.CA != nil {
+		newClient = func(o *redis.Options) *redis.Client {
+			host, _, _ := net.SplitHostPort(o.Addr)
+			o.TLSConfig = c.CA.ClientConfig(host)
+			return redis.NewClient(o)
+		}
+	}
+	var tlsCfg *tls.Config
+	if c.CA != nil {
+		tlsCfg = c.CA.ClientConfig("")
+	}
 	return &redis.ClusterOptions{
+		NewClient:                newClient,
+		TLSConfig:                tlsCfg,
 		Addrs:                    c.Addrs(),
 		Password:                 c.Password,
 		DialTimeout:              2 * time.Second,
@@ -375,7 +412,7 @@ func (m *Migration) MoveKeys(keys ...string) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	args := []any{"MIGRATE", "127.0.0.1", m.To.port, "", 0, 5000, "REPLACE"}
+	args := []any{"MIGRATE", m.To.bindHost(), m.To.port, "", 0, 5000, "REPLACE"}
 	if m.c.Password != "" {
 		args = append(args, "AUTH", m.c.Password)
 	}

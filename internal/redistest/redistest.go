@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,8 @@ type Option func(*config)
 type config struct {
 	password string
 	extra    []string
+	perNode  func(i int) []string
+	tls      bool
 }
 
 // WithPassword makes the servers require password for the default user
@@ -71,6 +74,22 @@ func WithPassword(password string) Option {
 // "cluster-require-full-coverage no" or "user alice on >secret ~* &* +@all".
 func WithConfig(directives ...string) Option {
 	return func(c *config) { c.extra = append(c.extra, directives...) }
+}
+
+// WithNodeConfig appends, to the configuration of the i-th node of a cluster
+// (or of a standalone server, i = 0), the directives that fn returns, after
+// those of WithConfig: for example "cluster-announce-hostname localhost".
+func WithNodeConfig(fn func(i int) []string) Option {
+	return func(c *config) { c.perNode = fn }
+}
+
+// WithTLS makes a cluster's nodes speak TLS only, to clients and to each
+// other: node i listens on 127.0.0.(i+1), with a certificate of its own,
+// valid for that address only, signed by the cluster's CA (Cluster.CA).
+// The helpers' own connections, Server.Options and Cluster.ClusterOptions
+// verify each node against its own address.
+func WithTLS() Option {
+	return func(c *config) { c.tls = true }
 }
 
 func newConfig(opts []Option) config {
@@ -142,6 +161,9 @@ type Server struct {
 	path    string
 	cfg     config
 	cluster bool
+	index   int    // the node's index in its cluster, 0 for a standalone server
+	host    string // the loopback address the server binds, "" for 127.0.0.1
+	tls     *nodeTLS
 	port    int
 	busPort int // cluster bus port, for cluster nodes
 
@@ -210,7 +232,7 @@ func (s *Server) pickPorts() error {
 		}
 	}()
 	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		l, err := net.Listen("tcp", net.JoinHostPort(s.bindHost(), "0"))
 		if err != nil {
 			return fmt.Errorf("find a free port: %v", err)
 		}
@@ -218,7 +240,7 @@ func (s *Server) pickPorts() error {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	s.port = ports[0]
-	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
+	s.Addr = net.JoinHostPort(s.bindHost(), strconv.Itoa(s.port))
 	if s.cluster {
 		s.busPort = ports[1]
 	}
@@ -314,11 +336,29 @@ func quote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
+// bindHost is the loopback address s listens on.
+func (s *Server) bindHost() string {
+	if s.host == "" {
+		return "127.0.0.1"
+	}
+	return s.host
+}
+
 func (s *Server) writeConfig() error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bind 127.0.0.1\nport %d\nprotected-mode no\ndaemonize no\n", s.port)
+	if s.tls != nil {
+		fmt.Fprintf(&b, "bind %s\nport 0\ntls-port %d\n%s", s.bindHost(), s.port, s.tls.directives())
+	} else {
+		fmt.Fprintf(&b, "bind %s\nport %d\n", s.bindHost(), s.port)
+	}
+	b.WriteString("protected-mode no\ndaemonize no\n")
 	fmt.Fprintf(&b, "dir %s\nlogfile %s\n", quote(s.Dir), quote(filepath.Join(s.Dir, "redis.log")))
 	b.WriteString("save \"\"\nappendonly no\nenable-debug-command local\n")
+	if s.cluster && s.host != "" {
+		// Without it, peers take the source address of the node's bus
+		// connections, 127.0.0.1, for its own.
+		fmt.Fprintf(&b, "cluster-announce-ip %s\n", s.host)
+	}
 	if s.cluster {
 		fmt.Fprintf(&b, "cluster-enabled yes\ncluster-config-file %s\ncluster-port %d\ncluster-node-timeout 2000\n",
 			quote(filepath.Join(s.Dir, "nodes.conf")), s.busPort)
@@ -328,6 +368,11 @@ func (s *Server) writeConfig() error {
 	}
 	for _, d := range s.cfg.extra {
 		b.WriteString(d + "\n")
+	}
+	if s.cfg.perNode != nil {
+		for _, d := range s.cfg.perNode(s.index) {
+			b.WriteString(d + "\n")
+		}
 	}
 	return os.WriteFile(filepath.Join(s.Dir, "redis.conf"), []byte(b.String()), 0o600)
 }
@@ -397,7 +442,13 @@ func (s *Server) launch() error {
 // checkReady sends PING and makes sure the server that answers is the
 // process that was started, not another one that took the port.
 func (s *Server) checkReady(pid int) error {
-	conn, err := net.DialTimeout("tcp", s.Addr, time.Second)
+	var conn net.Conn
+	var err error
+	if s.tls != nil {
+		conn, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", s.Addr, s.tlsConfig())
+	} else {
+		conn, err = net.DialTimeout("tcp", s.Addr, time.Second)
+	}
 	if err != nil {
 		return err
 	}
@@ -488,10 +539,20 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// Options returns go-redis options for s.
+// tlsConfig is the client TLS configuration for s, nil without TLS.
+func (s *Server) tlsConfig() *tls.Config {
+	if s.tls == nil {
+		return nil
+	}
+	return s.tls.ca.ClientConfig(s.bindHost())
+}
+
+// Options returns go-redis options for s, with TLS for a node of a cluster
+// started WithTLS.
 func (s *Server) Options() *redis.Options {
 	return &redis.Options{
 		Addr:                     s.Addr,
+		TLSConfig:                s.tlsConfig(),
 		Password:                 s.Password,
 		DialTimeout:              2 * time.Second,
 		ReadTimeout:              commandTimeout,

@@ -310,3 +310,44 @@ func TestParseClusterNodes(t *testing.T) {
 		t.Error("a reversed slot range parsed")
 	}
 }
+
+// TestTLSCluster starts a cluster whose nodes each have a certificate valid
+// for their own loopback address only.
+func TestTLSCluster(t *testing.T) {
+	c := StartCluster(t, WithTLS())
+	for i, n := range c.Nodes {
+		if want := fmt.Sprintf("127.0.0.%d:", i+1); !strings.HasPrefix(n.Addr, want) {
+			t.Errorf("node %d at %s, want %s*", i, n.Addr, want)
+		}
+	}
+	cc := c.Client(t)
+	for i := range 100 {
+		if err := cc.Set(ctx(t), fmt.Sprint("k", i), "v", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A client that checks node 1 against node 0's address fails.
+	o := c.Nodes[1].Options()
+	o.TLSConfig = c.CA.ClientConfig("127.0.0.1")
+	bad := redis.NewClient(o)
+	defer bad.Close()
+	if err := bad.Ping(ctx(t)).Err(); err == nil || !strings.Contains(err.Error(), "127.0.0.2") {
+		t.Errorf("node 1 checked against 127.0.0.1: %v", err)
+	}
+}
+
+// TestHostnameEndpoints starts a cluster that announces host names.
+func TestHostnameEndpoints(t *testing.T) {
+	c := StartCluster(t, WithNodeConfig(func(int) []string {
+		return []string{"cluster-announce-hostname localhost", "cluster-preferred-endpoint-type hostname"}
+	}))
+	slots, err := c.Nodes[0].Client(t).ClusterSlots(ctx(t)).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range slots {
+		if !strings.HasPrefix(s.Nodes[0].Addr, "localhost:") {
+			t.Errorf("CLUSTER SLOTS gives %s", s.Nodes[0].Addr)
+		}
+	}
+}

@@ -354,3 +354,92 @@ func TestNodeDown(t *testing.T) {
 		wantOneLine(t, errs, "cluster_state:fail", "CLUSTERDOWN")
 	}
 }
+
+// TestEndpointTypes audits, verifies and looks up keys on one cluster under
+// each of its endpoint types (cluster-preferred-endpoint-type): the node
+// identity the audit uses must not depend on the address go-redis connects
+// to. A wrong identity shows as every key on "a master that does not serve
+// its slot", or 0 keys.
+func TestEndpointTypes(t *testing.T) {
+	cl := redistest.StartCluster(t, redistest.WithNodeConfig(func(int) []string {
+		return []string{"cluster-announce-hostname localhost"}
+	}))
+	ctx := context.Background()
+	cc := cl.Client(t)
+	var keys []string
+	for i := range 3000 {
+		keys = append(keys, fmt.Sprintf("emq:{q%d}:job:%d", i%40, i))
+	}
+	loadTestKeys(t, cc, keys)
+	for _, typ := range []string{"ip", "hostname", "unknown-endpoint"} {
+		t.Run(typ, func(t *testing.T) {
+			for _, n := range cl.Nodes {
+				if err := n.Client(t).ConfigSet(ctx, "cluster-preferred-endpoint-type", typ).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--json")
+			if code != ExitOK {
+				t.Fatalf("audit: %d %q", code, errs)
+			}
+			var r struct {
+				Keys    int64
+				Orphans struct{ Keys int64 }
+				Nodes   []struct {
+					Addr  string
+					ID    string
+					Slots int
+					Keys  int64
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Keys != int64(len(keys)) || r.Orphans.Keys != 0 || len(r.Nodes) != 3 {
+				t.Fatalf("audit counted %d keys of %d, %d orphans, nodes %+v", r.Keys, len(keys), r.Orphans.Keys, r.Nodes)
+			}
+			var sum int64
+			for i, n := range r.Nodes {
+				sum += n.Keys
+				if n.ID != cl.Nodes[i].ID || n.Slots == 0 || n.Keys == 0 {
+					t.Errorf("node %d: %+v, want ID %s", i, n, cl.Nodes[i].ID)
+				}
+				_, port, _ := strings.Cut(cl.Nodes[i].Addr, ":")
+				want := "127.0.0.1:" + port
+				if typ == "hostname" {
+					want = "localhost:" + port
+				}
+				if n.Addr != want {
+					t.Errorf("node %d at %s, want %s", i, n.Addr, want)
+				}
+			}
+			if sum != r.Keys {
+				t.Errorf("nodes hold %d keys, the total is %d", sum, r.Keys)
+			}
+			code, out, errs = run(t, "verify", "--addr", cl.Nodes[1].Addr, "--rules", rulesFile(t), "--samples", "20")
+			if code != ExitOK || !strings.Contains(out, "OK: ") {
+				t.Errorf("verify: %d %q %q", code, out, errs)
+			}
+			code, out, errs = run(t, "slot", "--addr", cl.Nodes[2].Addr, "a")
+			if code != ExitOK || !strings.Contains(out, "agrees") {
+				t.Errorf("slot: %d %q %q", code, out, errs)
+			}
+		})
+	}
+}
+
+// loadTestKeys writes keys with pipelined SETs.
+func loadTestKeys(t *testing.T, cc *redis.ClusterClient, keys []string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := 0; i < len(keys); i += 500 {
+		if _, err := cc.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, k := range keys[i:min(i+500, len(keys))] {
+				p.Set(ctx, k, "v", 0)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

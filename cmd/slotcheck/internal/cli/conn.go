@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,9 +54,16 @@ type conn struct {
 	client  redis.UniversalClient
 	cluster bool
 	addr    string
+	closers []func() error
 }
 
-func (c *conn) Close() error { return c.client.Close() }
+func (c *conn) Close() error {
+	err := c.client.Close()
+	for _, f := range c.closers {
+		f()
+	}
+	return err
+}
 
 // tlsConfig builds the TLS configuration of the flags, nil without --tls.
 func (c *connFlags) tlsConfig() (*tls.Config, error) {
@@ -69,15 +77,17 @@ func (c *connFlags) tlsConfig() (*tls.Config, error) {
 	if err != nil {
 		return nil, usagef("--addr %q: %v", c.addr, err)
 	}
+	// ServerName is the --addr host here; every other node is checked
+	// against its own host (nodeClient).
 	cfg := &tls.Config{ServerName: host, InsecureSkipVerify: c.insecure, MinVersion: tls.VersionTLS12}
 	if c.cacert != "" {
 		pem, err := os.ReadFile(c.cacert)
 		if err != nil {
-			return nil, fmt.Errorf("--cacert: %w", err)
+			return nil, usagef("--cacert: %v", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--cacert %s: no PEM certificate in the file", c.cacert)
+			return nil, usagef("--cacert %s: no PEM certificate in the file", c.cacert)
 		}
 		cfg.RootCAs = pool
 	}
@@ -87,11 +97,97 @@ func (c *connFlags) tlsConfig() (*tls.Config, error) {
 	if c.cert != "" {
 		pair, err := tls.LoadX509KeyPair(c.cert, c.key)
 		if err != nil {
-			return nil, fmt.Errorf("--cert/--key: %w", err)
+			return nil, usagef("--cert/--key: %v", err)
 		}
 		cfg.Certificates = []tls.Certificate{pair}
 	}
 	return cfg, nil
+}
+
+// nodeClient makes the client of one node of a cluster: with TLS, it checks
+// the node's certificate against the node's own host name or address, not
+// the --addr one, and a failure to connect names the node.
+func nodeClient(o *redis.Options) *redis.Client {
+	if o.TLSConfig != nil {
+		cfg := o.TLSConfig.Clone()
+		if host, _, err := net.SplitHostPort(o.Addr); err == nil && host != "" {
+			cfg.ServerName = host
+		}
+		o.TLSConfig = cfg
+	}
+	dial := redis.NewDialer(o)
+	o.Dialer = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		cn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, &nodeError{addr: addr, err: err}
+		}
+		return cn, nil
+	}
+	return redis.NewClient(o)
+}
+
+// A nodeError is a failure to connect to one node of a cluster.
+type nodeError struct {
+	addr string
+	err  error
+}
+
+func (e *nodeError) Error() string { return "node " + e.addr + ": " + e.err.Error() }
+func (e *nodeError) Unwrap() error { return e.err }
+
+// shardSlots returns go-redis's ClusterSlots option for a cluster whose
+// nodes announce no endpoint (cluster-preferred-endpoint-type
+// unknown-endpoint), whose CLUSTER SLOTS go-redis cannot read: the slot
+// map comes from CLUSTER SHARDS, and a node without an endpoint is reached
+// on the --addr host, as the Redis Cluster specification says.
+func shardSlots(seed *redis.Client, seedHost string) func(context.Context) ([]redis.ClusterSlot, error) {
+	return func(ctx context.Context) ([]redis.ClusterSlot, error) {
+		shards, err := seed.ClusterShards(ctx).Result()
+		if err != nil {
+			return nil, err
+		}
+		var out []redis.ClusterSlot
+		for _, sh := range shards {
+			var nodes []redis.ClusterNode
+			for _, n := range sh.Nodes {
+				host := n.Endpoint
+				if host == "" || host == "?" {
+					host = seedHost
+				}
+				port := n.Port
+				if port == 0 {
+					port = n.TLSPort
+				}
+				cn := redis.ClusterNode{ID: n.ID, Addr: net.JoinHostPort(host, strconv.FormatInt(port, 10))}
+				if n.Role == "master" {
+					nodes = append([]redis.ClusterNode{cn}, nodes...)
+				} else {
+					nodes = append(nodes, cn)
+				}
+			}
+			for _, r := range sh.Slots {
+				out = append(out, redis.ClusterSlot{Start: int(r.Start), End: int(r.End), Nodes: nodes})
+			}
+		}
+		return out, nil
+	}
+}
+
+// unknownEndpoints reports whether the cluster announces a node without an
+// endpoint.
+func unknownEndpoints(ctx context.Context, c *redis.Client) bool {
+	shards, err := c.ClusterShards(ctx).Result()
+	if err != nil {
+		return false
+	}
+	for _, sh := range shards {
+		for _, n := range sh.Nodes {
+			if n.Endpoint == "" || n.Endpoint == "?" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // options returns go-redis options for one server.
@@ -143,8 +239,7 @@ func (c *connFlags) connect(ctx context.Context, needCluster bool) (*conn, error
 		}
 		return &conn{client: single, addr: c.addr}, nil
 	}
-	single.Close()
-	cc := redis.NewClusterClient(&redis.ClusterOptions{
+	copt := &redis.ClusterOptions{
 		Addrs:                    []string{c.addr},
 		Username:                 opt.Username,
 		Password:                 opt.Password,
@@ -156,8 +251,22 @@ func (c *connFlags) connect(ctx context.Context, needCluster bool) (*conn, error
 		MaxRedirects:             8,
 		PoolSize:                 opt.PoolSize,
 		MaintNotificationsConfig: opt.MaintNotificationsConfig,
-	})
+		NewClient:                nodeClient,
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	unknown := unknownEndpoints(cctx, single)
+	cancel()
+	if unknown {
+		host, _, _ := net.SplitHostPort(c.addr)
+		copt.ClusterSlots = shardSlots(single, host)
+	}
+	cc := redis.NewClusterClient(copt)
 	cn := &conn{client: cc, cluster: true, addr: c.addr}
+	if unknown {
+		cn.closers = append(cn.closers, single.Close)
+	} else {
+		single.Close()
+	}
 	if err := checkClusterState(ctx, cn, c.timeout); err != nil {
 		cc.Close()
 		return nil, err
@@ -202,10 +311,16 @@ func (e *serverError) Unwrap() error { return e.err }
 func explain(err error) string {
 	msg := err.Error()
 	var se *serverError
+	var ne *nodeError
 	addr := ""
 	if errors.As(err, &se) {
 		addr = se.addr + ": "
 		msg = se.err.Error()
+	}
+	if errors.As(err, &ne) {
+		// The message names the node of the cluster that failed; --addr
+		// may be another one.
+		addr = ""
 	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED) && addr != "":
