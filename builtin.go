@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/ruleset"
 	"go.yaml.in/yaml/v3"
 )
@@ -62,7 +62,7 @@ func ParseRules(name string, data []byte) (*ruleset.Rules, error) {
 	if err != nil {
 		return nil, err
 	}
-	faults := unknownChecks(userFile, data, user, base)
+	faults := unknownChecks(userFile, data, user)
 	merged := base.Merge(user)
 	if err := merged.Validate(); err != nil {
 		var re *ruleset.RulesError
@@ -77,29 +77,18 @@ func ParseRules(name string, data []byte) (*ruleset.Rules, error) {
 	return merged, nil
 }
 
-// unknownChecks reports the checks of the user's rules that the built-in set
-// does not list, at their line in the user's file.
-func unknownChecks(file string, data []byte, user, base *ruleset.Rules) []*ruleset.Fault {
-	var names []string
-	for name := range user.Checks {
-		if _, ok := base.Checks[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	known := make([]string, 0, len(base.Checks))
-	for name := range base.Checks {
-		known = append(known, name)
-	}
-	slices.Sort(known)
+// unknownChecks reports the checks of the user's rules that slotlint does
+// not have (package checks, which the built-in set lists), at their line in
+// the user's file.
+func unknownChecks(file string, data []byte, user *ruleset.Rules) []*ruleset.Fault {
 	var faults []*ruleset.Fault
-	for _, name := range names {
-		faults = append(faults, &ruleset.Fault{
-			Pos: checkPos(file, data, name),
-			Msg: fmt.Sprintf("unknown check %q; slotlint's checks are %s", name, strings.Join(known, ", ")),
-		})
+	for name := range user.Checks {
+		if _, ok := checks.Lookup(name); !ok {
+			faults = append(faults, &ruleset.Fault{
+				Pos: checkPos(file, data, name),
+				Msg: checks.UnknownError(name).Error(),
+			})
+		}
 	}
 	slices.SortFunc(faults, func(a, b *ruleset.Fault) int {
 		if a.Pos.Line != b.Pos.Line {
