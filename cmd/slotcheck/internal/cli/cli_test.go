@@ -443,3 +443,51 @@ func loadTestKeys(t *testing.T, cc *redis.ClusterClient, keys []string) {
 		}
 	}
 }
+
+// TestTLSPerNodeCertificates runs slotcheck against a TLS cluster whose
+// nodes each have a certificate valid for their own address only: every
+// node must be checked against its own name, and a node whose certificate
+// does not fit must be named in the error.
+func TestTLSPerNodeCertificates(t *testing.T) {
+	cl := redistest.StartCluster(t, redistest.WithTLS())
+	ctx := context.Background()
+	cc := cl.Client(t)
+	var keys []string
+	for i := range 300 {
+		keys = append(keys, "k"+strconv.Itoa(i))
+	}
+	loadTestKeys(t, cc, keys)
+	addr := cl.Nodes[0].Addr
+	tlsArgs := []string{"--addr", addr, "--tls", "--cacert", cl.CA.CertFile}
+	code, out, errs := run(t, append([]string{"audit", "--json"}, tlsArgs...)...)
+	if code != ExitOK || !strings.Contains(out, `"keys": 300`) {
+		t.Fatalf("audit over TLS: %d %q %q", code, out, errs)
+	}
+	code, out, errs = run(t, append([]string{"verify", "--rules", rulesFile(t), "--samples", "20"}, tlsArgs...)...)
+	if code != ExitOK {
+		t.Fatalf("verify over TLS: %d %q %q", code, out, errs)
+	}
+	code, out, errs = run(t, append([]string{"slot", "a", "b", "c"}, tlsArgs...)...)
+	if code != ExitOK || strings.Count(out, "agrees") != 3 {
+		t.Fatalf("slot over TLS: %d %q %q", code, out, errs)
+	}
+
+	// Node 2 now presents a certificate for another address.
+	bad, badKey, err := cl.CA.Issue("wrong", "127.0.0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n2 := cl.Nodes[2]
+	if err := n2.Client(t).Do(ctx, "CONFIG", "SET", "tls-cert-file", bad, "tls-key-file", badKey).Err(); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, append([]string{"audit"}, tlsArgs...)...)
+	if code != ExitError {
+		t.Errorf("audit with a bad node certificate: exit %d", code)
+	}
+	t.Logf("bad certificate: %s", errs)
+	wantOneLine(t, errs, n2.Addr, "127.0.0.9")
+	if strings.Contains(errs, addr+": ") {
+		t.Errorf("the error names --addr %s, not the failed node: %s", addr, errs)
+	}
+}
