@@ -22,13 +22,11 @@ package analyzer
 
 import (
 	"errors"
-	"go/ast"
-	"go/token"
-	"go/types"
 	"sync"
 
 	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
@@ -65,7 +63,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       doc,
 	URL:       "https://github.com/slotlint/slotlint",
 	Run:       run,
-	FactTypes: []analysis.Fact{new(keyFunc), new(keyVar), new(keyWrapper)},
+	FactTypes: keyflow.FactTypes(),
 }
 
 var (
@@ -120,165 +118,60 @@ func loadRules(file, inline string) (*ruleset.Rules, error) {
 	return slotlint.ParseRules(InlineRulesName, []byte(inline))
 }
 
-// A checker holds the state of one pass.
+// A checker holds the state of one pass: the key-flow model of the
+// package, which the checks read, and the findings' reporter.
 type checker struct {
-	pass  *analysis.Pass
-	rules *ruleset.Rules
-
-	decls   map[*types.Func]*ast.FuncDecl
-	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
-	pkgEval *evaluator
-
-	summaries map[*types.Func]*summary
-	scripts   scripts
-	report    *reporter
-	// initNames names the variables that package-level calls initialize.
-	initNames map[*ast.CallExpr]string
-	// checkCalls is false in packages that cannot reach a client library:
-	// there slotlint only summarizes helpers for its importers.
-	checkCalls bool
+	pass   *analysis.Pass
+	rules  *ruleset.Rules
+	flow   *keyflow.Engine
+	report *reporter
+	lua    luaState
 }
 
+// run models the package with the key-flow engine, then runs each family
+// of checks over each function's model: call, rules, key-flow values,
+// colocation verdict, finding.
 func run(pass *analysis.Pass) (any, error) {
 	rules, err := Rules()
 	if err != nil {
 		return nil, err
 	}
-	c := newChecker(pass, rules)
-	c.checkCalls = usesClient(pass.Pkg, rules)
-	if !c.checkCalls {
+	flow := keyflow.ForPass(pass, rules)
+	if !flow.SendsCommands() {
 		// Nothing here can send a command; only export what other packages
 		// may use: key-building helpers and variables.
-		c.exportFacts()
+		flow.ExportFacts()
 		return nil, nil
 	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if decl, ok := d.(*ast.FuncDecl); ok && decl.Body != nil {
-				c.summarize(decl)
-			}
-		}
+	c := &checker{
+		pass:   pass,
+		rules:  rules,
+		flow:   flow,
+		report: newReporter(pass, rules),
+		lua: luaState{
+			parsed:    map[string]*luacheck.Script{},
+			libParsed: map[string]*luacheck.Library{},
+			reported:  map[string]bool{},
+		},
 	}
-	// Package-level initializers make scripts and, rarely, send commands.
-	inits := &summary{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
-				for _, spec := range gd.Specs {
-					vs := spec.(*ast.ValueSpec)
-					for i, v := range vs.Values {
-						ast.Inspect(v, func(n ast.Node) bool {
-							if call, ok := n.(*ast.CallExpr); ok {
-								if i < len(vs.Names) && ast.Unparen(v) == call {
-									c.initNames[call] = vs.Names[i].Name
-								}
-								c.checkCall(c.pkgEval, inits, call)
-							}
-							return true
-						})
-					}
-				}
-			}
-		}
-	}
-	for _, s := range append(c.orderedSummaries(), inits) {
-		for _, d := range s.diags {
+	for _, s := range flow.Funcs() {
+		for _, d := range c.check(s) {
 			c.report.add(d)
 		}
 	}
-	c.exportFacts()
+	flow.ExportFacts()
 	c.report.flush()
 	return nil, nil
 }
 
-func newChecker(pass *analysis.Pass, rules *ruleset.Rules) *checker {
-	c := &checker{
-		pass:      pass,
-		rules:     rules,
-		decls:     map[*types.Func]*ast.FuncDecl{},
-		pkgVars:   map[*types.Var]ast.Expr{},
-		summaries: map[*types.Func]*summary{},
-		initNames: map[*ast.CallExpr]string{},
-		scripts:   scripts{parsed: map[string]*luacheck.Script{}, reported: map[string]bool{}},
+// check runs every family of checks over the model of one function: per
+// call the cross-slot family, then the scripts; then the atomicity checks
+// over the whole function.
+func (c *checker) check(s *keyflow.Func) []diag {
+	var out []diag
+	for _, site := range s.Sites {
+		out = append(out, crossSlot(site)...)
+		out = append(out, c.scripts(site)...)
 	}
-	c.report = newReporter(pass, rules)
-	assigned := map[*types.Var]bool{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if fn, ok := pass.TypesInfo.Defs[d.Name].(*types.Func); ok {
-					c.decls[fn] = d
-				}
-			case *ast.GenDecl:
-				if d.Tok != token.VAR {
-					continue
-				}
-				for _, spec := range d.Specs {
-					vs := spec.(*ast.ValueSpec)
-					if len(vs.Values) != len(vs.Names) {
-						continue
-					}
-					for i, id := range vs.Names {
-						if v, ok := pass.TypesInfo.Defs[id].(*types.Var); ok {
-							c.pkgVars[v] = vs.Values[i]
-						}
-					}
-				}
-			}
-		}
-		// A package-level variable that is assigned anywhere is not taken
-		// to hold its initial value.
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, lhs := range n.Lhs {
-					if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
-						if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok {
-							assigned[v] = true
-						}
-					}
-				}
-			case *ast.UnaryExpr:
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
-					if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok {
-						assigned[v] = true
-					}
-				}
-			}
-			return true
-		})
-	}
-	for v := range assigned {
-		delete(c.pkgVars, v)
-	}
-	c.pkgEval = newEvaluator(c, nil)
-	return c
-}
-
-// usesClient reports whether the package imports a client library named in
-// the rules, directly or through its dependencies, or declares wrappers.
-func usesClient(pkg *types.Package, rules *ruleset.Rules) bool {
-	seen := map[*types.Package]bool{}
-	var walk func(p *types.Package) bool
-	walk = func(p *types.Package) bool {
-		if seen[p] {
-			return false
-		}
-		seen[p] = true
-		for _, cl := range rules.Clients {
-			for _, path := range cl.Packages {
-				if p.Path() == path {
-					return true
-				}
-			}
-		}
-		for _, imp := range p.Imports() {
-			if walk(imp) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(pkg) || len(rules.Wrappers) > 0
+	return append(out, c.atomicity(s)...)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
 )
@@ -37,27 +38,22 @@ import (
 // An atomicOp is a call that sends a command that reads or writes keys.
 type atomicOp struct {
 	call  *ast.CallExpr
-	m     *ruleset.Method
+	site  *keyflow.Site
 	name  string // the command, upper case: "GET"
 	read  bool   // the command is read-only: its result is the keys' data
 	write bool   // the command may modify its keys
 	// keyArgs are the arguments that are keys, not values written.
 	keyArgs map[int]bool
-	// raw holds the argument indexes of the keys of Do(ctx, "CMD", ...).
-	raw []int
 	// handle is the transaction or pipeline the call is made on; nil for
 	// a client.
-	handle *txHandle
-
-	keysDone bool
-	groups   []keyGroup
-	open     bool
+	handle *keyflow.Handle
 }
 
 // A watchTx is one call of Watch(ctx, fn, keys...).
 type watchTx struct {
 	call *ast.CallExpr
 	m    *ruleset.Method
+	tx   *keyflow.Tx
 	lit  *ast.FuncLit // fn, when it is a function literal in sight
 	// loop is the innermost loop around the call, in the same function;
 	// label is its label, if any.
@@ -66,21 +62,6 @@ type watchTx struct {
 	// txWatch are the calls of tx.Watch(ctx, keys...) in fn, which watch
 	// more keys.
 	txWatch []*atomicOp
-}
-
-type handleKind int
-
-const (
-	handleTx    handleKind = iota // the *redis.Tx given to fn: commands run at once
-	handleMulti                   // a TxPipelined or TxPipeline: commands queued in MULTI/EXEC
-	handlePlain                   // a Pipelined or Pipeline: commands sent together, not in MULTI
-)
-
-// A txHandle is what a variable holding a *redis.Tx or a Pipeliner stands
-// for: the Watch it derives from, if any, and how its commands run.
-type txHandle struct {
-	watch *watchTx
-	kind  handleKind
 }
 
 // A readSite is a read command, and the Watch function it lies in (nil
@@ -104,16 +85,15 @@ type writeSite struct {
 // declaration.
 type atomicity struct {
 	c    *checker
-	e    *evaluator
-	s    *summary
+	s    *keyflow.Func
 	info *types.Info
 
 	ops      map[*ast.CallExpr]*atomicOp
 	watches  []*watchTx
 	byCall   map[*ast.CallExpr]*watchTx
 	byLit    map[*ast.FuncLit]*watchTx
-	handles  map[*types.Var]*txHandle
 	assigned map[*ast.CallExpr]*types.Var // v := call, v = call, var v = call
+	diags    []diag
 
 	reads  []readSite
 	writes []writeSite
@@ -127,29 +107,29 @@ type atomicity struct {
 	walked map[*ast.FuncLit]bool
 }
 
-// checkAtomicity runs the atomicity checks over a function declaration.
-func (c *checker) checkAtomicity(e *evaluator, s *summary) {
-	if s.decl == nil || s.decl.Body == nil {
-		return
+// atomicity runs the atomicity checks over a function declaration. They
+// read the function's transaction model from the key-flow engine: its
+// commands, its Watch calls, and the handle each command is sent on.
+func (c *checker) atomicity(s *keyflow.Func) []diag {
+	if s.Decl == nil || s.Decl.Body == nil {
+		return nil
 	}
 	a := &atomicity{
 		c:        c,
-		e:        e,
 		s:        s,
 		info:     c.pass.TypesInfo,
 		ops:      map[*ast.CallExpr]*atomicOp{},
 		byCall:   map[*ast.CallExpr]*watchTx{},
 		byLit:    map[*ast.FuncLit]*watchTx{},
-		handles:  map[*types.Var]*txHandle{},
-		assigned: map[*ast.CallExpr]*types.Var{},
+		assigned: s.Assigned,
 		labels:   map[ast.Stmt]string{},
 		walked:   map[*ast.FuncLit]bool{},
 	}
-	if !a.collect(s.decl.Body) {
-		return
+	if !a.collect() {
+		return nil
 	}
 	f := &atomicFlow{vars: &varState{}}
-	a.stmts(s.decl.Body.List, f)
+	a.stmts(s.Decl.Body.List, f)
 
 	a.checkWritesInWatch()
 	a.checkReadsForWatch()
@@ -159,185 +139,58 @@ func (c *checker) checkAtomicity(e *evaluator, s *summary) {
 			a.checkRetry(w)
 		}
 	}
+	return a.diags
 }
 
-// collect finds the commands, Watch calls and pipelines of a body, and the
-// handles that derive from them. It reports whether there is anything to
-// check: a Watch, or a read.
-func (a *atomicity) collect(body *ast.BlockStmt) bool {
-	var pipes []*ast.CallExpr
-	pipeKind := map[*ast.CallExpr]*ruleset.Method{}
+// collect finds the commands and Watch calls of the function in its model.
+// It reports whether there is anything to check: a Watch, or a read.
+func (a *atomicity) collect() bool {
 	anyRead := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if len(n.Lhs) == len(n.Rhs) {
-				for i, r := range n.Rhs {
-					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
-						if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
-							if v, ok := a.info.ObjectOf(id).(*types.Var); ok {
-								a.assigned[call] = v
-							}
-						}
-					}
-				}
+	byTx := map[*keyflow.Tx]*watchTx{}
+	for _, site := range a.s.Sites {
+		if site.Method == nil || site.Through {
+			continue
+		}
+		switch site.Method.Kind {
+		case ruleset.KindCommand, ruleset.KindRaw:
+			if op := newOp(site); op != nil {
+				a.ops[site.Call] = op
+				anyRead = anyRead || op.read
 			}
-		case *ast.ValueSpec:
-			if len(n.Names) == len(n.Values) {
-				for i, x := range n.Values {
-					if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
-						if v, ok := a.info.Defs[n.Names[i]].(*types.Var); ok {
-							a.assigned[call] = v
-						}
-					}
-				}
-			}
-		case *ast.CallExpr:
-			_, m := a.c.resolve(n)
-			if m == nil {
-				return true
-			}
-			switch m.Kind {
-			case ruleset.KindCommand, ruleset.KindRaw:
-				if op := a.newOp(n, m); op != nil {
-					a.ops[n] = op
-					anyRead = anyRead || op.read
-				}
-			case ruleset.KindWatch:
-				w := &watchTx{call: n, m: m}
-				a.watches = append(a.watches, w)
-				a.byCall[n] = w
-			case ruleset.KindTxPipelined, ruleset.KindPipelined, ruleset.KindTxPipeline, ruleset.KindPipeline:
-				pipes = append(pipes, n)
-				pipeKind[n] = m
+		case ruleset.KindWatch:
+			w := &watchTx{call: site.Call, m: site.Method, tx: site.Tx, lit: site.Tx.Lit}
+			a.watches = append(a.watches, w)
+			a.byCall[site.Call] = w
+			byTx[site.Tx] = w
+			if w.lit != nil {
+				a.byLit[w.lit] = w
 			}
 		}
-		return true
-	})
+	}
 	if len(a.watches) == 0 && !anyRead {
 		return false
 	}
-	for _, w := range a.watches {
-		if w.lit = a.c.funcArg(a.e, w.call, w.m.Fn); w.lit != nil {
-			a.byLit[w.lit] = w
-			for v := range funcParams(a.c, w.lit) {
-				a.handles[v] = &txHandle{watch: w, kind: handleTx}
+	// tx.Watch(ctx, keys...) in a Watch function watches more keys.
+	for _, site := range a.s.Sites {
+		if op := a.ops[site.Call]; op != nil && op.name == "WATCH" && op.handle != nil && op.handle.Kind == keyflow.HandleTx {
+			if w := byTx[op.handle.Watch]; w != nil {
+				w.txWatch = append(w.txWatch, op)
 			}
-		}
-	}
-	// Pipelines made from a handle belong to its Watch; in document order,
-	// a pipeline's own pipelines come after it.
-	for _, call := range pipes {
-		m := pipeKind[call]
-		h := &txHandle{kind: handleMulti}
-		if m.Kind == ruleset.KindPipelined || m.Kind == ruleset.KindPipeline {
-			h.kind = handlePlain
-		}
-		if from := a.handleOf(call); from != nil {
-			h.watch = from.watch
-		}
-		switch m.Kind {
-		case ruleset.KindTxPipelined, ruleset.KindPipelined:
-			if lit := a.c.funcArg(a.e, call, m.Fn); lit != nil {
-				for v := range funcParams(a.c, lit) {
-					a.handles[v] = h
-				}
-			}
-		default:
-			if v := a.assigned[call]; v != nil {
-				a.handles[v] = h
-			}
-		}
-	}
-	for call, op := range a.ops {
-		op.handle = a.handleOf(call)
-		if op.handle != nil && op.handle.kind == handleTx && op.name == "WATCH" {
-			w := op.handle.watch
-			w.txWatch = append(w.txWatch, op)
 		}
 	}
 	return true
 }
 
-// handleOf returns the handle that a method call is made on, if any.
-func (a *atomicity) handleOf(call *ast.CallExpr) *txHandle {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	id, ok := ast.Unparen(sel.X).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := a.info.ObjectOf(id).(*types.Var)
-	if v == nil {
-		return nil
-	}
-	return a.handles[v]
-}
-
 // newOp describes a command call, or returns nil for a command that
-// neither reads nor writes keys (WATCH, UNWATCH, PING, ...).
-func (a *atomicity) newOp(call *ast.CallExpr, m *ruleset.Method) *atomicOp {
-	op := &atomicOp{call: call, m: m, keyArgs: map[int]bool{}}
-	var cmd *ruleset.Command
-	if m.Kind == ruleset.KindRaw {
-		if m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
-			return nil
-		}
-		args := call.Args[m.Args.Param:]
-		argv := make([]string, len(args))
-		for i, x := range args {
-			if tv := a.info.Types[x]; tv.Value != nil {
-				argv[i], _ = constString(tv.Value)
-			}
-		}
-		if argv[0] == "" {
-			return nil
-		}
-		cmd = a.c.rules.Command(argv[0])
-		if len(argv) > 1 && argv[1] != "" {
-			cmd = a.c.rules.Command(argv[0], argv[1])
-		}
-		if cmd == nil {
-			return nil
-		}
-		pos, _ := cmd.KeyPositions(argv)
-		for _, p := range pos {
-			if p < len(args) {
-				op.raw = append(op.raw, m.Args.Param+p)
-				op.keyArgs[m.Args.Param+p] = true
-			}
-		}
-		op.keyArgs[m.Args.Param] = true // the command's name
-		op.name = strings.ToUpper(argv[0])
-	} else {
-		if m.Command == "" {
-			return nil
-		}
-		cmd = a.c.rules.Command(m.Command)
-		if cmd == nil {
-			return nil
-		}
-		for _, sel := range m.Keys {
-			if sel.Field != "" {
-				continue
-			}
-			if sel.Variadic && !call.Ellipsis.IsValid() {
-				for i := sel.Param; i < len(call.Args); i += max(sel.Step, 1) {
-					op.keyArgs[i] = true
-				}
-			} else {
-				op.keyArgs[sel.Param] = true
-			}
-		}
-		op.name = strings.ToUpper(m.Command)
+// neither reads nor writes keys (UNWATCH, PING, ...). WATCH is kept, to
+// find the keys that tx.Watch adds.
+func newOp(site *keyflow.Site) *atomicOp {
+	if site.KeyArgs == nil {
+		return nil
 	}
-	op.write = cmd.IsWrite()
-	op.read = !op.write && slices.Contains(cmd.Flags, "readonly") && len(cmd.Keys) > 0
-	if strings.ToLower(cmd.Name) == "watch" {
-		op.name = "WATCH"
-		return op // kept to find the keys that tx.Watch adds
+	op := &atomicOp{call: site.Call, site: site, name: site.Command, read: site.Read, write: site.Write, keyArgs: site.KeyArgs, handle: site.Handle}
+	if op.name == "WATCH" {
+		return op
 	}
 	if !op.read && !op.write {
 		return nil
@@ -345,26 +198,21 @@ func (a *atomicity) newOp(call *ast.CallExpr, m *ruleset.Method) *atomicOp {
 	return op
 }
 
+// inWatch reports whether a handle belongs to the transaction of w.
+func inWatch(h *keyflow.Handle, w *watchTx) bool {
+	return h != nil && h.Watch != nil && h.Watch == w.tx
+}
+
 // keys returns the keys of an op's command, each a group of alternatives;
 // open is true when some keys are not seen.
-func (a *atomicity) keys(op *atomicOp) ([]keyGroup, bool) {
-	if !op.keysDone {
-		op.keysDone = true
-		if op.m.Kind == ruleset.KindRaw {
-			for _, i := range op.raw {
-				op.groups = append(op.groups, a.e.keys(op.call.Args[i]))
-			}
-		} else {
-			op.groups, op.open = a.c.selectKeys(a.e, op.call, op.m.Keys)
-		}
-	}
-	return op.groups, op.open
+func (a *atomicity) keys(op *atomicOp) ([]keyflow.Group, bool) {
+	return op.site.Keys, op.site.Open
 }
 
 // watched returns the keys that a Watch watches, and whether they are all
 // known, each as one key: those given to Watch and to tx.Watch in fn.
 func (a *atomicity) watched(w *watchTx) ([]keyspace.Key, bool) {
-	groups, open := a.c.selectKeys(a.e, w.call, w.m.Keys)
+	groups, open := slices.Clone(w.tx.Watched), w.tx.WatchedOpen
 	for _, op := range w.txWatch {
 		g, o := a.keys(op)
 		groups = append(groups, g...)
@@ -373,11 +221,11 @@ func (a *atomicity) watched(w *watchTx) ([]keyspace.Key, bool) {
 	out := make([]keyspace.Key, 0, len(groups))
 	complete := !open
 	for _, g := range groups {
-		if len(g) != 1 || !a.fixed(g[0].key) {
+		if len(g) != 1 || !a.fixed(g[0].Key) {
 			complete = false
 		}
 		for _, k := range g {
-			out = append(out, k.key)
+			out = append(out, k.Key)
 		}
 	}
 	return out, complete
@@ -389,27 +237,19 @@ func (a *atomicity) watched(w *watchTx) ([]keyspace.Key, bool) {
 // as a range variable, holds many.
 func (a *atomicity) fixed(k keyspace.Key) bool {
 	for _, p := range k.Parts {
-		if !p.Unknown {
-			continue
-		}
-		if p.ID == "" {
+		if p.Unknown && p.ID == "" {
 			return false
 		}
-		for id := range a.e.loopIDs {
-			if strings.Contains(p.ID, id) {
-				return false
-			}
-		}
 	}
-	return true
+	return !a.s.LoopVarying(k)
 }
 
 // single returns the one key of a group with one alternative.
-func single(g keyGroup) (keyspace.Key, bool) {
+func single(g keyflow.Group) (keyspace.Key, bool) {
 	if len(g) != 1 {
 		return keyspace.Key{}, false
 	}
-	return g[0].key, true
+	return g[0].Key, true
 }
 
 // sameKey returns a key of op1 that is provably a key of op2.
@@ -466,7 +306,7 @@ func (a *atomicity) txKeys(w *watchTx) []keyspace.Key {
 		}
 	}
 	for _, ws := range a.writes {
-		if h := ws.op.handle; ws.region == w && h != nil && h.watch == w && h.kind == handleMulti {
+		if h := ws.op.handle; ws.region == w && inWatch(h, w) && h.Kind == keyflow.HandleMulti {
 			out = append(out, a.singles(ws.op)...)
 		}
 	}
@@ -491,16 +331,16 @@ func (a *atomicity) show(op *atomicOp) string {
 	if len(groups) == 0 || len(groups[0]) == 0 {
 		return op.name
 	}
-	return op.name + " " + groups[0][0].key.Quote()
+	return op.name + " " + groups[0][0].Key.Quote()
 }
 
 // showWatch is how messages name a Watch call: Watch on its keys.
 func (a *atomicity) showWatch(w *watchTx) string {
-	groups, _ := a.c.selectKeys(a.e, w.call, w.m.Keys)
+	groups := w.tx.Watched
 	var keys []string
 	for _, g := range groups {
 		if len(g) > 0 {
-			keys = append(keys, g[0].key.Quote())
+			keys = append(keys, g[0].Key.Quote())
 		}
 	}
 	switch {
@@ -518,7 +358,7 @@ func (a *atomicity) line(pos token.Pos) int {
 }
 
 func (a *atomicity) report(pos, end token.Pos, category, format string, args ...any) {
-	a.s.diags = append(a.s.diags, diag{pos: pos, end: end, category: category, message: fmt.Sprintf(format, args...)})
+	a.diags = append(a.diags, diag{pos: pos, end: end, category: category, message: fmt.Sprintf(format, args...)})
 }
 
 // checkWritesInWatch reports writes inside a Watch function that are not
@@ -534,7 +374,7 @@ func (a *atomicity) checkWritesInWatch() {
 			continue
 		}
 		h := ws.op.handle
-		if h != nil && h.watch == w && h.kind == handleMulti {
+		if inWatch(h, w) && h.Kind == keyflow.HandleMulti {
 			continue
 		}
 		if _, ok := watchedOf[w]; !ok {
@@ -554,11 +394,11 @@ func (a *atomicity) checkWritesInWatch() {
 		what := a.show(ws.op)
 		const fix = "it is not undone when EXEC fails, and each retry writes again%s; queue it in tx.TxPipelined"
 		switch {
-		case h != nil && h.watch == w && h.kind == handleTx:
+		case inWatch(h, w) && h.Kind == keyflow.HandleTx:
 			a.report(call.Pos(), call.End(), "tx-write-outside-multi",
 				"%s runs at once on the *redis.Tx of %s, outside MULTI/EXEC: "+fix,
 				what, a.showWatch(w), fails)
-		case h != nil && h.watch == w:
+		case inWatch(h, w):
 			a.report(call.Pos(), call.End(), "tx-write-outside-multi",
 				"%s is sent in a plain pipeline inside the function of %s, outside MULTI/EXEC: "+fix,
 				what, a.showWatch(w), fails)
@@ -573,7 +413,7 @@ func (a *atomicity) checkWritesInWatch() {
 // receiver shows the value a method is called on.
 func (a *atomicity) receiver(call *ast.CallExpr) string {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		return a.c.exprName(sel.X)
+		return keyflow.ExprName(sel.X)
 	}
 	return "another connection"
 }
@@ -683,7 +523,7 @@ func (a *atomicity) checkLostUpdates() {
 				continue
 			}
 			multi := ""
-			if h := ws.op.handle; h != nil && h.kind == handleMulti {
+			if h := ws.op.handle; h != nil && h.Kind == keyflow.HandleMulti {
 				multi = " (MULTI/EXEC alone does not help: the read ran before it)"
 			}
 			a.report(ws.op.call.Pos(), ws.op.call.End(), "lost-update",
@@ -746,13 +586,5 @@ func (a *atomicity) constBool(x ast.Expr) (bool, bool) {
 
 // isClient reports whether pkg is a client library of the rules.
 func (a *atomicity) isClient(pkg *types.Package) bool {
-	if pkg == nil {
-		return false
-	}
-	for _, cl := range a.c.rules.Clients {
-		if slices.Contains(cl.Packages, pkg.Path()) {
-			return true
-		}
-	}
-	return false
+	return a.c.flow.IsClientPackage(pkg)
 }

@@ -748,7 +748,7 @@ func (a *atomicity) hasDeadline(w *watchTx) bool {
 		return false
 	}
 	deadline, other := false, false
-	ast.Inspect(a.s.decl.Body, func(n ast.Node) bool {
+	ast.Inspect(a.s.Decl.Body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok {
 			return !other

@@ -1,9 +1,10 @@
-package analyzer
+package keyflow
 
 import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"slices"
 
 	"github.com/slotlint/slotlint/keyspace"
 	"golang.org/x/tools/go/types/typeutil"
@@ -13,7 +14,7 @@ const keyspacePath = "github.com/slotlint/slotlint/keyspace"
 
 // template evaluates t.Key(values...) and t.Build(values...) on a keyspace
 // template whose text is known.
-func (c *checker) template(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]kval, bool) {
+func (g *Engine) template(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
 	if fn.Pkg() == nil || fn.Pkg().Path() != keyspacePath || (fn.Name() != "Key" && fn.Name() != "Build") {
 		return nil, false
 	}
@@ -21,7 +22,7 @@ func (c *checker) template(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]
 	if !ok {
 		return nil, false
 	}
-	text, ok := c.templateText(e, sel.X)
+	text, ok := g.templateText(e, sel.X)
 	if !ok || call.Ellipsis.IsValid() {
 		return nil, false
 	}
@@ -29,42 +30,31 @@ func (c *checker) template(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]
 	if err != nil {
 		return nil, false
 	}
-	out := []kval{{keyspace.Key{}, call.Pos()}}
-	values := make([][]kval, len(call.Args))
+	values := make([][]keyspace.Key, len(call.Args))
 	for i, a := range call.Args {
-		values[i] = e.keys(a)
+		for _, v := range e.keys(a) {
+			values[i] = append(values[i], v.Key)
+		}
 	}
 	// Every combination of the values' alternatives.
-	var combos [][]keyspace.Key
-	var walk func(i int, acc []keyspace.Key)
-	walk = func(i int, acc []keyspace.Key) {
-		if len(combos) > maxAlts {
-			return
-		}
-		if i == len(values) {
-			combos = append(combos, append([]keyspace.Key(nil), acc...))
-			return
-		}
-		for _, v := range values[i] {
-			walk(i+1, append(acc, v.key))
-		}
-	}
-	walk(0, nil)
-	if len(combos) > maxAlts {
+	if count(values, maxAlts) > maxAlts {
 		return nil, false
 	}
-	out = out[:0]
-	for _, vals := range combos {
-		out = append(out, kval{t.Apply(vals), call.Pos()})
-	}
+	var out []Value
+	combos(reversed(values), maxAlts, func(vals []keyspace.Key) bool {
+		vals = slices.Clone(vals)
+		slices.Reverse(vals)
+		out = append(out, Value{t.Apply(vals), call.Pos()})
+		return true
+	})
 	return out, true
 }
 
 // templateText returns the text of the template that x holds: a call to
 // keyspace.MustTemplate or ParseTemplate with a constant, or a variable
 // set to one, here or (by a fact) in another package.
-func (c *checker) templateText(e *evaluator, x ast.Expr) (string, bool) {
-	info := c.pass.TypesInfo
+func (g *Engine) templateText(e *evaluator, x ast.Expr) (string, bool) {
+	info := g.info
 	x = ast.Unparen(x)
 	switch x := x.(type) {
 	case *ast.CallExpr:
@@ -79,24 +69,24 @@ func (c *checker) templateText(e *evaluator, x ast.Expr) (string, bool) {
 		}
 		return constant.StringVal(tv.Value), true
 	case *ast.SelectorExpr:
-		return c.templateText(e, x.Sel)
+		return g.templateText(e, x.Sel)
 	case *ast.Ident:
 		v, ok := info.ObjectOf(x).(*types.Var)
 		if !ok {
 			return "", false
 		}
-		if v.Pkg() != c.pass.Pkg {
-			var f keyVar
-			if c.pass.ImportObjectFact(v, &f) && f.Template != "" {
+		if v.Pkg() != g.pkg {
+			var f KeyVar
+			if g.facts.ImportObjectFact(v, &f) && f.Template != "" {
 				return f.Template, true
 			}
 			return "", false
 		}
-		if init, ok := c.pkgVars[v]; ok {
-			return c.templateText(e, init)
+		if init, ok := g.pkgVars[v]; ok {
+			return g.templateText(e, init)
 		}
 		if defs := e.defs[v]; len(defs) == 1 && defs[0].rhs != nil {
-			return c.templateText(e, defs[0].rhs)
+			return g.templateText(e, defs[0].rhs)
 		}
 	}
 	return "", false

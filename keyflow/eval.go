@@ -1,4 +1,4 @@
-package analyzer
+package keyflow
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// A kval is one possible value of a key expression, and where it was built.
-type kval struct {
-	key keyspace.Key
-	pos token.Pos
+// A Value is one possible value of a key expression, and where it was built.
+type Value struct {
+	Key keyspace.Key
+	Pos token.Pos
 }
 
 // maxAlts bounds the alternatives an expression may have (a variable set on
@@ -26,7 +26,7 @@ const maxAlts = 8
 // An elem is one element of a slice of keys: its possible values, and
 // whether the element stands for any number of elements built in a loop.
 type elem struct {
-	alts []kval
+	alts []Value
 	many bool
 }
 
@@ -41,7 +41,7 @@ type slice struct {
 // An evaluator recovers the keys that Go expressions build, within one
 // function declaration (its nested function literals included).
 type evaluator struct {
-	c    *checker
+	g    *Engine
 	decl *ast.FuncDecl // nil for package-level initializers
 
 	// params gives identities to the declaration's parameters, "$0", "$1",
@@ -57,9 +57,6 @@ type evaluator struct {
 	busy map[*types.Var]bool
 	// loopIDs are the identities of variables set inside loops.
 	loopIDs map[string]bool
-	// calls indexes the method calls of the function (or of each
-	// package-level initializer), for transactions; see callIndex.
-	calls map[*ast.BlockStmt]*callIndex
 }
 
 type def struct {
@@ -74,9 +71,9 @@ type appendDef struct {
 	inLoop bool
 }
 
-func newEvaluator(c *checker, decl *ast.FuncDecl) *evaluator {
+func newEvaluator(g *Engine, decl *ast.FuncDecl) *evaluator {
 	e := &evaluator{
-		c:       c,
+		g:       g,
 		decl:    decl,
 		params:  map[*types.Var]string{},
 		defs:    map[*types.Var][]def{},
@@ -87,7 +84,7 @@ func newEvaluator(c *checker, decl *ast.FuncDecl) *evaluator {
 	if decl == nil {
 		return e
 	}
-	info := c.pass.TypesInfo
+	info := g.info
 	if decl.Recv != nil {
 		for _, f := range decl.Recv.List {
 			for _, n := range f.Names {
@@ -118,7 +115,7 @@ func newEvaluator(c *checker, decl *ast.FuncDecl) *evaluator {
 
 // collect records the assignments in a function body.
 func (e *evaluator) collect(n ast.Node, inLoop bool) {
-	info := e.c.pass.TypesInfo
+	info := e.g.info
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt:
@@ -210,7 +207,7 @@ var zeroExpr = &ast.BasicLit{Kind: token.STRING, Value: `""`}
 // localVar returns the variable that id denotes if it is local to a
 // function, and not one of the declaration's parameters.
 func (e *evaluator) localVar(id *ast.Ident) *types.Var {
-	v, ok := e.c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	v, ok := e.g.info.ObjectOf(id).(*types.Var)
 	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
 		return nil
 	}
@@ -230,26 +227,26 @@ func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
 }
 
 // keys returns the possible values of a string expression.
-func (e *evaluator) keys(x ast.Expr) []kval {
+func (e *evaluator) keys(x ast.Expr) []Value {
 	alts := e.keys1(x)
 	if len(alts) > maxAlts {
-		return []kval{e.opaque(x)}
+		return []Value{e.opaque(x)}
 	}
 	return alts
 }
 
-func (e *evaluator) keys1(x ast.Expr) []kval {
-	info := e.c.pass.TypesInfo
+func (e *evaluator) keys1(x ast.Expr) []Value {
+	info := e.g.info
 	x = ast.Unparen(x)
 	if tv, ok := info.Types[x]; ok && tv.Value != nil {
 		if s, ok := constString(tv.Value); ok {
-			return []kval{{keyspace.Lit(s), x.Pos()}}
+			return []Value{{keyspace.Lit(s), x.Pos()}}
 		}
 	}
 	switch x := x.(type) {
 	case *ast.BasicLit:
 		if x == zeroExpr {
-			return []kval{{keyspace.Lit(""), x.Pos()}}
+			return []Value{{keyspace.Lit(""), x.Pos()}}
 		}
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD {
@@ -267,7 +264,7 @@ func (e *evaluator) keys1(x ast.Expr) []kval {
 	case *ast.StarExpr:
 		return e.keys(x.X)
 	}
-	return []kval{e.opaque(x)}
+	return []Value{e.opaque(x)}
 }
 
 // constString returns a constant's value as Go prints it into a key.
@@ -283,26 +280,16 @@ func constString(v constant.Value) (string, bool) {
 	return "", false
 }
 
-func concatAlts(a, b []kval, pos token.Pos) []kval {
-	out := make([]kval, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, kval{keyspace.Concat(x.key, y.key), pos})
-		}
-	}
-	return out
-}
-
 // opaque is an unknown value that equals nothing else, shown as the
 // expression's source.
-func (e *evaluator) opaque(x ast.Expr) kval {
-	return kval{keyspace.Unknown("", e.c.exprName(x), e.noBraces(x)), x.Pos()}
+func (e *evaluator) opaque(x ast.Expr) Value {
+	return Value{keyspace.Unknown("", exprName(x), e.noBraces(x)), x.Pos()}
 }
 
 // noBraces reports whether an expression's type rules out braces in its
 // text: numbers and booleans.
 func (e *evaluator) noBraces(x ast.Expr) bool {
-	t := e.c.pass.TypesInfo.TypeOf(x)
+	t := e.g.info.TypeOf(x)
 	if t == nil {
 		return false
 	}
@@ -311,41 +298,41 @@ func (e *evaluator) noBraces(x ast.Expr) bool {
 }
 
 // ident evaluates a variable or constant.
-func (e *evaluator) ident(id *ast.Ident) []kval {
-	info := e.c.pass.TypesInfo
+func (e *evaluator) ident(id *ast.Ident) []Value {
+	info := e.g.info
 	obj := info.ObjectOf(id)
 	name := id.Name
 	noBraces := e.noBraces(id)
 	switch obj := obj.(type) {
 	case *types.Const:
 		if s, ok := constString(obj.Val()); ok {
-			return []kval{{keyspace.Lit(s), id.Pos()}}
+			return []Value{{keyspace.Lit(s), id.Pos()}}
 		}
 	case *types.Var:
 		if p, ok := e.params[obj]; ok {
-			return []kval{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
+			return []Value{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
 		}
 		if obj.Parent() == obj.Pkg().Scope() || obj.Parent() == nil && !obj.IsField() {
-			return e.c.packageVar(obj, id.Pos())
+			return e.g.packageVar(obj, id.Pos())
 		}
 		return e.local(obj, id)
 	}
-	return []kval{e.opaque(id)}
+	return []Value{e.opaque(id)}
 }
 
 // local evaluates a local variable from its assignments.
-func (e *evaluator) local(v *types.Var, use *ast.Ident) []kval {
+func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	id := fmt.Sprintf("%s@%d", v.Name(), v.Pos())
 	noBraces := e.noBraces(use)
 	defs := e.defs[v]
 	// A variable of the enclosing function seen from a closure, a range
 	// variable, or one that is set once from something unknown keeps one
 	// identity: every use in one run sees the same value.
-	self := []kval{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
+	self := []Value{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
 	if len(defs) == 0 || e.busy[v] {
 		return e.varying(v, self)
 	}
-	var out []kval
+	var out []Value
 	e.busy[v] = true
 	defer delete(e.busy, v)
 	for _, d := range defs {
@@ -403,7 +390,7 @@ func allSequential(defs []def) bool {
 
 // varying records that the unknowns of a variable set inside a loop may hold
 // another value at each iteration; see vary.
-func (e *evaluator) varying(v *types.Var, alts []kval) []kval {
+func (e *evaluator) varying(v *types.Var, alts []Value) []Value {
 	for _, d := range e.defs[v] {
 		if d.inLoop {
 			e.loopIDs[fmt.Sprintf("%s@%d", v.Name(), v.Pos())] = true
@@ -432,12 +419,12 @@ func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
 }
 
 // identify gives the anonymous unknowns of alts the identity of a variable.
-func identify(alts []kval, id, name string) []kval {
-	out := make([]kval, len(alts))
+func identify(alts []Value, id, name string) []Value {
+	out := make([]Value, len(alts))
 	for i, a := range alts {
-		parts := make([]keyspace.Part, len(a.key.Parts))
+		parts := make([]keyspace.Part, len(a.Key.Parts))
 		n := 0
-		for j, p := range a.key.Parts {
+		for j, p := range a.Key.Parts {
 			if p.Unknown && p.ID == "" {
 				p.ID = fmt.Sprintf("%s#%d", id, n)
 				n++
@@ -447,26 +434,26 @@ func identify(alts []kval, id, name string) []kval {
 			}
 			parts[j] = p
 		}
-		out[i] = kval{keyspace.Key{Parts: parts}, a.pos}
+		out[i] = Value{keyspace.Key{Parts: parts}, a.Pos}
 	}
 	return out
 }
 
 // field evaluates x.f: an unknown whose identity is that of x, then f, when
 // x has one (a parameter, a receiver, a variable).
-func (e *evaluator) field(x *ast.SelectorExpr) []kval {
+func (e *evaluator) field(x *ast.SelectorExpr) []Value {
 	base := e.identity(x.X)
-	name := e.c.exprName(x)
+	name := exprName(x)
 	if base == "" {
-		return []kval{e.opaque(x)}
+		return []Value{e.opaque(x)}
 	}
-	return []kval{{keyspace.Unknown(base+"."+x.Sel.Name, name, e.noBraces(x)), x.Pos()}}
+	return []Value{{keyspace.Unknown(base+"."+x.Sel.Name, name, e.noBraces(x)), x.Pos()}}
 }
 
 // identity returns an identity for the value of x, when x is a parameter, a
 // variable set once, or a field of one of those; "" otherwise.
 func (e *evaluator) identity(x ast.Expr) string {
-	info := e.c.pass.TypesInfo
+	info := e.g.info
 	switch x := ast.Unparen(x).(type) {
 	case *ast.Ident:
 		v, ok := info.ObjectOf(x).(*types.Var)
@@ -500,14 +487,14 @@ func (e *evaluator) identity(x ast.Expr) string {
 
 // call evaluates a call that returns a key: fmt.Sprintf and friends,
 // strconv, conversions, keyspace templates, and functions with summaries.
-func (e *evaluator) call(call *ast.CallExpr) []kval {
-	info := e.c.pass.TypesInfo
+func (e *evaluator) call(call *ast.CallExpr) []Value {
+	info := e.g.info
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
 		return e.keys(call.Args[0]) // string(x), a named string type
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil {
-		return []kval{e.opaque(call)}
+		return []Value{e.opaque(call)}
 	}
 	switch fn.FullName() {
 	case "fmt.Sprintf":
@@ -535,41 +522,41 @@ func (e *evaluator) call(call *ast.CallExpr) []kval {
 	case "strings.TrimSpace":
 		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.TrimSpace(s), true }, false)
 	}
-	if alts, ok := e.c.template(e, call, fn); ok {
+	if alts, ok := e.g.template(e, call, fn); ok {
 		return alts
 	}
-	if alts, ok := e.c.summaryCall(e, call, fn); ok {
+	if alts, ok := e.g.summaryCall(e, call, fn); ok {
 		return alts
 	}
-	return []kval{e.opaque(call)}
+	return []Value{e.opaque(call)}
 }
 
 // derived is f(x) for a function of x alone: the text f gives when x is
 // literal, else an unknown whose identity follows x's, so that f(id) in two
 // keys is one value. noBraces says f's result never holds a brace.
-func (e *evaluator) derived(call *ast.CallExpr, fname string, f func(string) (string, bool), noBraces bool) []kval {
+func (e *evaluator) derived(call *ast.CallExpr, fname string, f func(string) (string, bool), noBraces bool) []Value {
 	if len(call.Args) > 0 {
 		if arg := e.keys(call.Args[0]); len(arg) == 1 {
-			if s, ok := arg[0].key.Literal(); ok && f != nil {
+			if s, ok := arg[0].Key.Literal(); ok && f != nil {
 				if out, ok := f(s); ok {
-					return []kval{{keyspace.Lit(out), call.Pos()}}
+					return []Value{{keyspace.Lit(out), call.Pos()}}
 				}
 			}
-			if p := arg[0].key.Parts; len(p) == 1 && p[0].Unknown && p[0].ID != "" {
-				return []kval{{keyspace.Unknown(fname+"("+p[0].ID+")", p[0].Name, noBraces || p[0].NoBraces), call.Pos()}}
+			if p := arg[0].Key.Parts; len(p) == 1 && p[0].Unknown && p[0].ID != "" {
+				return []Value{{keyspace.Unknown(fname+"("+p[0].ID+")", p[0].Name, noBraces || p[0].NoBraces), call.Pos()}}
 			}
 		}
 	}
 	k := e.opaque(call)
-	k.key.Parts[0].NoBraces = noBraces
-	return []kval{k}
+	k.Key.Parts[0].NoBraces = noBraces
+	return []Value{k}
 }
 
 // decimal is strconv.FormatInt and FormatUint when the base is a constant
 // 10: the decimal text that constString already gives.
 func (e *evaluator) decimal(call *ast.CallExpr) func(string) (string, bool) {
 	if len(call.Args) == 2 {
-		if tv := e.c.pass.TypesInfo.Types[call.Args[1]]; tv.Value != nil && tv.Value.ExactString() == "10" {
+		if tv := e.g.info.Types[call.Args[1]]; tv.Value != nil && tv.Value.ExactString() == "10" {
 			return func(s string) (string, bool) { return s, true }
 		}
 	}
@@ -579,11 +566,11 @@ func (e *evaluator) decimal(call *ast.CallExpr) func(string) (string, bool) {
 func same(s string) (string, bool) { return s, true }
 
 // sprintf follows fmt.Sprintf with a constant format.
-func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {
+func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
 	if len(call.Args) == 0 {
 		return nil, false
 	}
-	tv := e.c.pass.TypesInfo.Types[call.Args[0]]
+	tv := e.g.info.Types[call.Args[0]]
 	if tv.Value == nil || tv.Value.Kind() != constant.String {
 		return nil, false
 	}
@@ -592,8 +579,8 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {
 	if call.Ellipsis.IsValid() {
 		return nil, false
 	}
-	out := []kval{{keyspace.Key{}, call.Pos()}}
-	lit := func(s string) { out = concatAlts(out, []kval{{keyspace.Lit(s), call.Pos()}}, call.Pos()) }
+	out := []Value{{keyspace.Key{}, call.Pos()}}
+	lit := func(s string) { out = concatAlts(out, []Value{{keyspace.Lit(s), call.Pos()}}, call.Pos()) }
 	argi := 0
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -633,8 +620,8 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {
 			out = concatAlts(out, e.keys(arg), call.Pos())
 		default:
 			k := e.opaque(arg)
-			k.key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
-			out = concatAlts(out, []kval{k}, call.Pos())
+			k.Key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
+			out = concatAlts(out, []Value{k}, call.Pos())
 		}
 		if len(out) > maxAlts {
 			return nil, false
@@ -645,36 +632,36 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]kval, bool) {
 
 // sprint follows fmt.Sprint: operands side by side, with a space between
 // two operands when neither is a string.
-func (e *evaluator) sprint(call *ast.CallExpr) []kval {
+func (e *evaluator) sprint(call *ast.CallExpr) []Value {
 	if call.Ellipsis.IsValid() {
-		return []kval{e.opaque(call)}
+		return []Value{e.opaque(call)}
 	}
-	info := e.c.pass.TypesInfo
+	info := e.g.info
 	isString := func(x ast.Expr) bool {
 		b, ok := info.TypeOf(x).Underlying().(*types.Basic)
 		return ok && b.Info()&types.IsString != 0
 	}
-	out := []kval{{keyspace.Key{}, call.Pos()}}
+	out := []Value{{keyspace.Key{}, call.Pos()}}
 	for i, arg := range call.Args {
 		if i > 0 && !isString(arg) && !isString(call.Args[i-1]) {
-			out = concatAlts(out, []kval{{keyspace.Lit(" "), call.Pos()}}, call.Pos())
+			out = concatAlts(out, []Value{{keyspace.Lit(" "), call.Pos()}}, call.Pos())
 		}
 		out = concatAlts(out, e.keys(arg), call.Pos())
 		if len(out) > maxAlts {
-			return []kval{e.opaque(call)}
+			return []Value{e.opaque(call)}
 		}
 	}
 	return out
 }
 
 // join follows strings.Join over a slice whose elements are all seen.
-func (e *evaluator) join(sx, sepx ast.Expr) ([]kval, bool) {
+func (e *evaluator) join(sx, sepx ast.Expr) ([]Value, bool) {
 	s := e.slice(sx)
 	if s.open {
 		return nil, false
 	}
 	sep := e.keys(sepx)
-	out := []kval{{keyspace.Key{}, sx.Pos()}}
+	out := []Value{{keyspace.Key{}, sx.Pos()}}
 	for i, el := range s.elems {
 		if el.many {
 			return nil, false
@@ -692,7 +679,7 @@ func (e *evaluator) join(sx, sepx ast.Expr) ([]kval, bool) {
 
 // slice returns what is known of a []string expression.
 func (e *evaluator) slice(x ast.Expr) slice {
-	info := e.c.pass.TypesInfo
+	info := e.g.info
 	x = ast.Unparen(x)
 	switch x := x.(type) {
 	case *ast.CompositeLit:
@@ -726,7 +713,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 			return slice{open: true}
 		}
 		if v.Parent() == v.Pkg().Scope() {
-			return e.c.packageSlice(v)
+			return e.g.packageSlice(v)
 		}
 		defs := e.defs[v]
 		if len(defs) != 1 || defs[0].rhs == nil {
@@ -759,4 +746,23 @@ func (e *evaluator) appendTo(s *slice, call *ast.CallExpr, inLoop bool) {
 	for _, a := range args {
 		s.elems = append(s.elems, elem{alts: e.keys(a), many: inLoop})
 	}
+}
+
+// setOnce returns the expression that a local variable is set to, when it
+// is set exactly once, to an expression.
+func (e *evaluator) setOnce(id *ast.Ident) ast.Expr {
+	if v := e.localVar(id); v != nil {
+		if defs := e.defs[v]; len(defs) == 1 && defs[0].rhs != nil {
+			return defs[0].rhs
+		}
+	}
+	return nil
+}
+
+// constInt returns an integer constant's value.
+func constInt(v constant.Value) (int64, bool) {
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
 }

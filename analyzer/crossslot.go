@@ -1,0 +1,91 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/analysis"
+)
+
+// The cross-slot family reads the key-flow model of each call: the
+// colocation verdict over its keys (cross-slot, maybe-cross-slot), the
+// SORT patterns without a hashtag (cross-slot), and COPY to another
+// database (copy-db). A transaction's keys are those of every command it
+// queues or runs: the watched keys of Watch, the commands its function
+// sends through the *redis.Tx, and those it queues in TxPipelined or a
+// TxPipeline. All must share one slot; go-redis before 9.11 split a
+// cross-slot MULTI/EXEC into one transaction per slot, silently giving up
+// atomicity, and newer versions fail at run time. A plain pipeline is not
+// a transaction: its commands may go to any slots, and only each
+// multi-key command in it is checked.
+
+// crossSlot returns the cross-slot, maybe-cross-slot and copy-db findings
+// of one call.
+func crossSlot(site *keyflow.Site) []diag {
+	var out []diag
+	for _, k := range site.BadPatterns {
+		out = append(out, diag{
+			pos:      k.Pos,
+			end:      k.Pos,
+			category: "cross-slot",
+			message:  fmt.Sprintf("%s pattern %s has no hashtag outside its '*', so Redis Cluster refuses it; give the pattern the sorted key's hashtag", site.Command, k.Key.Quote()),
+		})
+	}
+	if d, ok := keysDiag(site); ok {
+		out = append(out, d)
+	}
+	if site.DB != nil && site.DBNum != 0 {
+		out = append(out, diag{
+			pos:      site.DB.Pos(),
+			end:      site.DB.End(),
+			category: "copy-db",
+			message:  fmt.Sprintf("%s to db %d fails on Redis Cluster, which has only db 0; copy within db 0", site.Command, site.DBNum),
+		})
+	}
+	return out
+}
+
+// keysDiag is the finding on keys of one command, transaction or script
+// that may not share a slot. Keys that are in doubt only because of the
+// function's parameters are carried to its callers instead.
+func keysDiag(site *keyflow.Site) (diag, bool) {
+	col := site.Col
+	if site.Chosen == nil || col.Verdict == keyspace.Same || site.Carried {
+		return diag{}, false
+	}
+	call := site.Call
+	a, b := site.Chosen[col.Pair[0]], site.Chosen[col.Pair[1]]
+	d := diag{
+		pos:      call.Pos(),
+		end:      call.End(),
+		category: categoryOf(col.Verdict),
+		message:  fmt.Sprintf("%s %s; %s", site.Name, reason(col, a.Key, b.Key), col.Fix),
+	}
+	for _, k := range []keyflow.Value{a, b} {
+		if k.Pos.IsValid() && (k.Pos < call.Pos() || k.Pos >= call.End()) {
+			d.related = append(d.related, analysis.RelatedInformation{Pos: k.Pos, Message: fmt.Sprintf("key %s is built here", k.Key.Quote())})
+		}
+	}
+	return d, true
+}
+
+// reason is the colocation's reason, worded for two keys that look the same
+// because a loop built them from different values.
+func reason(col keyspace.Colocation, a, b keyspace.Key) string {
+	if a.String() != b.String() {
+		return col.Reason
+	}
+	verb := "may hash to different slots"
+	if col.Verdict == keyspace.Different {
+		verb = "hash to different slots"
+	}
+	return fmt.Sprintf("keys built as %s from different values %s", a.Quote(), verb)
+}
+
+func categoryOf(v keyspace.Verdict) string {
+	if v == keyspace.Different {
+		return "cross-slot"
+	}
+	return "maybe-cross-slot"
+}

@@ -1,0 +1,153 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+
+	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/luacheck"
+	"golang.org/x/tools/go/analysis"
+)
+
+// The script family glues the key-flow model to package luacheck: each
+// script or function run whose source is known is checked with what the
+// model knows of its KEYS and ARGV (undeclared-key, script-arity,
+// script-flags, lua-syntax); a script made with no call in sight is
+// checked for its syntax and flags; a function library where it is loaded.
+// Findings about the slots of KEYS are the cross-slot family's, which knows
+// where each key was built.
+
+// luaState holds the parsed scripts and libraries of one pass.
+type luaState struct {
+	parsed    map[string]*luacheck.Script
+	libParsed map[string]*luacheck.Library
+	// reported dedupes findings about one script reported at several calls.
+	reported map[string]bool
+}
+
+// scripts returns the findings of luacheck on the script, function or
+// library of one call.
+func (c *checker) scripts(site *keyflow.Site) []diag {
+	var out []diag
+	switch {
+	case site.Script != nil && site.Script.Function != "":
+		out = c.checkFunction(site.Call, site.Script)
+	case site.Script != nil:
+		run := site.Script
+		out = c.checkLua(site.Call, c.parse(run.Ref), run.Ref, "script", run, nil)
+	case site.ScriptDef != nil:
+		// A script with no call in sight is still checked for what does not
+		// depend on a call: its syntax, its flags.
+		only := map[string]bool{luacheck.CategorySyntax: true, luacheck.CategoryFlags: true}
+		run := &keyflow.ScriptRun{Ref: *site.ScriptDef, KeysOpen: true, ArgsOpen: true}
+		out = c.checkLua(site.Call, c.parse(run.Ref), run.Ref, "script", run, only)
+	case site.Library != nil:
+		out = c.checkLibraryLoad(site.Call, *site.Library)
+	}
+	return out
+}
+
+// parse parses a script once per package.
+func (c *checker) parse(ref keyflow.ScriptRef) *luacheck.Script {
+	key := ref.Name + "\x00" + ref.Src
+	if s := c.lua.parsed[key]; s != nil {
+		return s
+	}
+	s, _ := luacheck.Parse(ref.Name, ref.Src) // a syntax error is reported by Check
+	c.lua.parsed[key] = s
+	return s
+}
+
+// parseLibrary parses a library once per package.
+func (c *checker) parseLibrary(ref keyflow.ScriptRef) *luacheck.Library {
+	key := ref.Name + "\x00" + ref.Src
+	if l := c.lua.libParsed[key]; l != nil {
+		return l
+	}
+	l, _ := luacheck.ParseLibrary(ref.Name, ref.Src) // its problems are reported where it is loaded
+	c.lua.libParsed[key] = l
+	return l
+}
+
+// checkLua reports what luacheck finds in a script or a function of a
+// library (what names it in messages) for one run. The same finding about
+// one script is reported once, at the first call that finds it.
+func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyflow.ScriptRef, what string, run *keyflow.ScriptRun, only map[string]bool) []diag {
+	lc := luacheck.Call{
+		KnownKeyCount: !run.KeysOpen,
+		KnownArgCount: !run.ArgsOpen,
+		Cluster:       run.Cluster,
+		ReadOnly:      run.ReadOnly,
+	}
+	for _, g := range run.Keys {
+		lc.Keys = append(lc.Keys, firstKey(g))
+	}
+	for _, g := range run.Args {
+		lc.Args = append(lc.Args, firstKey(g))
+	}
+	var out []diag
+	for _, f := range script.Check(luacheck.CommandsFrom(c.rules), lc) {
+		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
+			continue
+		}
+		if d, ok := c.once(call, ref, what, f); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// once is a finding about a script or library at a call, unless it was
+// reported at another call already.
+func (c *checker) once(call *ast.CallExpr, ref keyflow.ScriptRef, what string, f luacheck.Finding) (diag, bool) {
+	key := ref.Src + "\x00" + f.Message
+	if c.lua.reported[key] {
+		return diag{}, false
+	}
+	c.lua.reported[key] = true
+	d := diag{pos: call.Pos(), end: call.End(), category: f.Category, message: f.Message}
+	if ref.Pos.IsValid() && (ref.Pos < call.Pos() || ref.Pos >= call.End()) {
+		d.related = []analysis.RelatedInformation{{Pos: ref.Pos, Message: fmt.Sprintf("%s %s is defined here", what, ref.Name)}}
+	}
+	return d, true
+}
+
+func firstKey(g keyflow.Group) keyspace.Key {
+	if len(g) == 0 {
+		return keyspace.Unknown("", "?", false)
+	}
+	return g[0].Key
+}
+
+// checkLibraryLoad reports, where a library is loaded, what makes Redis 7
+// refuse it: a syntax error, a missing "#!lua name=" line, a bad
+// registration.
+func (c *checker) checkLibraryLoad(call *ast.CallExpr, ref keyflow.ScriptRef) []diag {
+	var out []diag
+	for _, f := range c.parseLibrary(ref).Problems() {
+		if d, ok := c.once(call, ref, "library", f); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// checkFunction runs the Lua checks of the function an FCALL names, when
+// exactly one library of the package registers it.
+func (c *checker) checkFunction(call *ast.CallExpr, run *keyflow.ScriptRun) []diag {
+	var lib keyflow.ScriptRef
+	var fn *luacheck.Script
+	for _, ref := range c.flow.Libraries() {
+		if f, ok := c.parseLibrary(ref).Function(run.Function); ok {
+			if fn != nil {
+				return nil // which of the libraries Redis runs is not known
+			}
+			lib, fn = ref, f
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	return c.checkLua(call, fn, lib, "library", run, nil)
+}

@@ -1,0 +1,93 @@
+package keyflow
+
+import (
+	"go/token"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// A Group is one key argument: its possible values.
+type Group []Value
+
+// maxCombos bounds the combinations of alternatives that Colocate tries.
+const maxCombos = 64
+
+// combos calls yield with each combination of one alternative from each
+// list, odometer style, the first list turning fastest, until yield
+// returns false or limit combinations were made. An empty list takes no
+// part: its place in the combination holds the zero value. It is the one
+// cartesian expansion of the package: keys concatenated from alternatives,
+// templates applied to them, summaries' parameters put in place, and the
+// colocation verdict over a command's keys all go through it.
+func combos[T any](lists [][]T, limit int, yield func([]T) bool) {
+	idx := make([]int, len(lists))
+	for n := 0; n < limit; n++ {
+		combo := make([]T, len(lists))
+		for i, l := range lists {
+			if len(l) > 0 {
+				combo[i] = l[idx[i]]
+			}
+		}
+		if !yield(combo) {
+			return
+		}
+		i := 0
+		for ; i < len(lists); i++ {
+			idx[i]++
+			if idx[i] < len(lists[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i == len(lists) {
+			return
+		}
+	}
+}
+
+// count is the number of combinations of lists, empty lists counting once,
+// or limit+1 when there are more than limit.
+func count[T any](lists [][]T, limit int) int {
+	n := 1
+	for _, l := range lists {
+		n *= max(len(l), 1)
+		if n > limit {
+			return limit + 1
+		}
+	}
+	return n
+}
+
+// Colocate gives the verdict on groups of alternatives: the worst over
+// their combinations (at most 64 are tried), and the combination that has
+// it.
+func Colocate(groups []Group) (keyspace.Colocation, []Value) {
+	var worst keyspace.Colocation
+	var worstKeys []Value
+	lists := make([][]Value, len(groups))
+	for i, g := range groups {
+		lists[i] = g
+	}
+	combos(lists, maxCombos, func(chosen []Value) bool {
+		keys := make([]keyspace.Key, len(chosen))
+		for i, v := range chosen {
+			keys[i] = v.Key
+		}
+		col := keyspace.Colocate(keys...)
+		if worstKeys == nil || col.Verdict > worst.Verdict {
+			worst, worstKeys = col, chosen
+		}
+		return worst.Verdict != keyspace.Different
+	})
+	return worst, worstKeys
+}
+
+// concatAlts is every a followed by every b, built at pos.
+func concatAlts(a, b []Value, pos token.Pos) []Value {
+	out := make([]Value, 0, len(a)*len(b))
+	combos([][]Value{b, a}, len(a)*len(b), func(c []Value) bool {
+		out = append(out, Value{keyspace.Concat(c[1].Key, c[0].Key), pos})
+		return true
+	})
+	return out
+}

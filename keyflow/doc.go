@@ -1,0 +1,54 @@
+// Package keyflow is slotlint's key-flow engine: for one type-checked
+// package it resolves every Redis call through the rules and recovers the
+// keys that reach it. It never reports; the checks of package analyzer
+// read what it gives.
+//
+// For each function declaration, and for the package-level initializers,
+// a Func holds:
+//
+//   - the keys the function returns (its summary, exported to importing
+//     packages as a KeyFunc fact; package-level variables as KeyVar);
+//   - every Redis call, a Site, resolved through the rules: the method and
+//     the command, the groups of keys with their symbolic values
+//     (keyspace.Key) and where each was built, whether a group is open
+//     (holds keys it cannot see), the SORT patterns, COPY's database, what
+//     the command does with its keys (read, write), and the script,
+//     function or library it runs, loads or makes;
+//   - one transaction model for Watch, TxPipelined, TxPipeline, Pipelined
+//     and Pipeline: the Tx each call opens, the Handle that each variable
+//     holding a *redis.Tx or a pipeline stands for, and the Handle each
+//     command is sent on; from them, the keys of each transaction (the
+//     watched ones, then those of every command queued or run in it);
+//   - the colocation verdict over each site's keys (Colocate, the one
+//     cartesian expansion of alternatives), and the commands whose keys
+//     are in doubt only because a parameter is passed on as it is: those
+//     are carried to the callers (Carried, exported as a KeyWrapper fact).
+//
+// Which types are clients, transactions and pipelines, which methods send
+// which commands and which arguments are keys all come from the rules
+// (ruleset): the engine knows no client library by name. Raw Do calls map
+// their arguments to keys once, through the command table's key specs.
+//
+// # One Analyzer, checks as readers
+//
+// slotlint keeps one analysis.Analyzer whose run function builds the engine
+// and then runs each family of checks (cross-slot, scripts, atomicity) as
+// functions over the model, rather than one Analyzer per family sharing
+// the engine through Requires and ResultType. The reasons:
+//
+//   - go vet -vettool runs one binary, and users already type -rules,
+//     -rules-inline, -disable and -proven-only, and set the same names in
+//     gclplugin. multichecker would prefix each Analyzer's flags with its
+//     name and split them over several Analyzers.
+//   - A fact type belongs to exactly one Analyzer, and all the facts here
+//     (KeyFunc, KeyVar, KeyWrapper) are the engine's: the checks of every
+//     family need them.
+//   - The ignore-directive check must see every finding of every family to
+//     know that a //slotlint:ignore suppresses nothing.
+//
+// What the split would buy, values computed in one place and tested on
+// their own, the engine gives anyway: it is a package of its own, given a
+// Config rather than a Pass, and values are
+// computed before any check runs, so no finding comes out of evaluating
+// a value.
+package keyflow

@@ -1,0 +1,415 @@
+package keyflow
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// Lua scripts are followed whenever their source is known statically: a
+// constant, a package-level variable, a redis.NewScript result kept in a
+// variable or a struct field, or the SHA1 of a script that the package
+// loads with SCRIPT LOAD or NewScript. So are Redis 7 function libraries
+// loaded with FunctionLoad, FunctionLoadReplace or Do(ctx, "FUNCTION",
+// "LOAD", src), and the FCALLs of their functions.
+
+// A ScriptRef is a script or library whose source is known.
+type ScriptRef struct {
+	Name string // the Go name that holds it, for messages
+	Src  string
+	Pos  token.Pos // where it is defined
+}
+
+// A ScriptRun is one run of a script (EVAL, EVALSHA, Script.Run) or of a
+// function of a library (FCALL): what is known of its KEYS and ARGV.
+type ScriptRun struct {
+	// Ref is the script; Function the name of the function, for FCALL.
+	Ref      ScriptRef
+	Function string
+	Keys     []Group
+	KeysOpen bool
+	Args     []Group
+	ArgsOpen bool
+	// Cluster is true when the client may talk to a Redis Cluster, by its
+	// static type; ReadOnly for EVAL_RO, EVALSHA_RO and FCALL_RO.
+	Cluster  bool
+	ReadOnly bool
+}
+
+// scripts caches what the package's scripts are.
+type scripts struct {
+	fields map[*types.Var]ScriptRef // struct fields set to a known script
+	bySHA  map[string]ScriptRef
+	// libs are the function libraries the package loads; nil until
+	// Libraries scans the package.
+	libs []ScriptRef
+}
+
+// scriptOf returns the script that x holds: a source string, a *redis.Script,
+// or the SHA1 of a script loaded in the package.
+func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, bool) {
+	info := g.info
+	x = ast.Unparen(x)
+	if tv := info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		src := constant.StringVal(tv.Value)
+		pos := x.Pos()
+		if id := identOf(x); id != nil {
+			name = id.Name
+			if obj := info.ObjectOf(id); obj != nil {
+				pos = obj.Pos()
+			}
+		}
+		if isSHA1(src) {
+			ref, ok := g.scriptsBySHA()[src]
+			return ref, ok
+		}
+		return ScriptRef{Name: name, Src: src, Pos: pos}, true
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
+		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
+			switch {
+			case m.Script >= 0 && m.Script < len(x.Args):
+				return g.scriptOf(e, x.Args[m.Script], name)
+			case m.Script == ruleset.ReceiverParam:
+				// script.Load(ctx, rdb): the receiver is the script.
+				if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+					return g.scriptOf(e, sel.X, name)
+				}
+			}
+		}
+		if sel, ok := x.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Result" || sel.Sel.Name == "Val") {
+			if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+				return g.scriptOf(e, inner, name)
+			}
+		}
+	case *ast.Ident:
+		v, ok := info.ObjectOf(x).(*types.Var)
+		if !ok {
+			return ScriptRef{}, false
+		}
+		if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
+			return g.scriptOf(g.pkgEval, init, x.Name)
+		}
+		if rhs := e.setOnce(x); rhs != nil {
+			return g.scriptOf(e, rhs, x.Name)
+		}
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
+			if v, ok := sel.Obj().(*types.Var); ok {
+				ref, ok := g.scriptFields()[v]
+				return ref, ok
+			}
+		}
+		return g.scriptOf(e, x.Sel, x.Sel.Name)
+	}
+	return ScriptRef{}, false
+}
+
+func identOf(x ast.Expr) *ast.Ident {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+func isSHA1(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// scriptFields finds the struct fields set, anywhere in the package, to one
+// known script: in composite literals and in assignments.
+func (g *Engine) scriptFields() map[*types.Var]ScriptRef {
+	if g.scripts.fields != nil {
+		return g.scripts.fields
+	}
+	fields := map[*types.Var]ScriptRef{}
+	conflict := map[*types.Var]bool{}
+	set := func(field types.Object, value ast.Expr) {
+		v, ok := field.(*types.Var)
+		if !ok || !v.IsField() {
+			return
+		}
+		ref, ok := g.scriptOf(g.pkgEval, value, v.Name())
+		if prev, seen := fields[v]; !ok || seen && prev.Src != ref.Src {
+			conflict[v] = true
+			return
+		}
+		fields[v] = ref
+	}
+	g.scripts.fields = fields // guards against recursion through a field
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							if obj := g.info.ObjectOf(id); obj != nil {
+								set(obj, kv.Value)
+							}
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, lhs := range n.Lhs {
+						if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
+							if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+								set(s.Obj(), n.Rhs[i])
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for v := range conflict {
+		delete(fields, v)
+	}
+	return fields
+}
+
+// scriptsBySHA maps the SHA1 of every script the package makes with
+// NewScript or loads with SCRIPT LOAD to the script.
+func (g *Engine) scriptsBySHA() map[string]ScriptRef {
+	if g.scripts.bySHA != nil {
+		return g.scripts.bySHA
+	}
+	g.scripts.bySHA = map[string]ScriptRef{}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			_, m := g.Resolve(call)
+			if m == nil || (m.Kind != ruleset.KindNewScript && m.Kind != ruleset.KindScriptLoad) || m.Script < 0 || m.Script >= len(call.Args) {
+				return true
+			}
+			tv := g.info.Types[call.Args[m.Script]]
+			if tv.Value != nil && tv.Value.Kind() == constant.String {
+				src := constant.StringVal(tv.Value)
+				name := "script"
+				if id := identOf(ast.Unparen(call.Args[m.Script])); id != nil {
+					name = id.Name
+				}
+				sum := sha1.Sum([]byte(src))
+				g.scripts.bySHA[hex.EncodeToString(sum[:])] = ScriptRef{Name: name, Src: src, Pos: call.Args[m.Script].Pos()}
+			}
+			return true
+		})
+	}
+	return g.scripts.bySHA
+}
+
+// scriptRun is the run of the script of Eval, EvalSha, Script.Run and the
+// like, when its source is known.
+func (g *Engine) scriptRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method, keys []Group, keysOpen bool) *ScriptRun {
+	var srcExpr, client ast.Expr
+	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	switch {
+	case m.Script == ruleset.ReceiverParam:
+		if sel == nil {
+			return nil
+		}
+		srcExpr = sel.X
+		// Script.Run(ctx, client, keys, args...): the client is parameter 1.
+		if len(call.Args) > 1 {
+			client = call.Args[1]
+		}
+	case m.Script >= 0 && m.Script < len(call.Args):
+		srcExpr = call.Args[m.Script]
+		if sel != nil {
+			client = sel.X
+		}
+	default:
+		return nil
+	}
+	ref, ok := g.scriptOf(e, srcExpr, "script")
+	if !ok {
+		return nil
+	}
+	run := &ScriptRun{Ref: ref, Keys: keys, KeysOpen: keysOpen, ArgsOpen: true, Cluster: g.clusterCapable(client), ReadOnly: g.readOnlyCommand(m.Command)}
+	if m.Args != nil {
+		run.Args, run.ArgsOpen = g.selectKeys(e, call, []ruleset.Selector{*m.Args})
+	}
+	return run
+}
+
+// functionRun is FCall(ctx, name, keys, args...) or FCallRO, when the
+// function's name is a constant.
+func (g *Engine) functionRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method, keys []Group, keysOpen bool) *ScriptRun {
+	if len(m.Keys) == 0 || m.Keys[0].Param < 1 || m.Keys[0].Param-1 >= len(call.Args) {
+		return nil
+	}
+	tv := g.info.Types[call.Args[m.Keys[0].Param-1]]
+	if tv.Value == nil {
+		return nil
+	}
+	name, ok := constString(tv.Value)
+	if !ok || name == "" {
+		return nil
+	}
+	run := &ScriptRun{Function: name, Keys: keys, KeysOpen: keysOpen, ArgsOpen: true, Cluster: g.clusterCapable(receiver(call)), ReadOnly: g.readOnlyCommand(m.Command)}
+	if m.Args != nil {
+		run.Args, run.ArgsOpen = g.selectKeys(e, call, []ruleset.Selector{*m.Args})
+	}
+	return run
+}
+
+// rawScript is the script run by Do(ctx, "EVAL", src, numkeys, keys...,
+// args...) and EVALSHA, EVAL_RO and EVALSHA_RO, the function run by FCALL
+// and FCALL_RO, or the library of Do(ctx, "FUNCTION", "LOAD", src).
+func (g *Engine) rawScript(e *evaluator, call *ast.CallExpr, r rawCall) (*ScriptRun, *ScriptRef) {
+	args, argv := r.args, r.argv
+	run := &ScriptRun{Cluster: g.clusterCapable(receiver(call)), ReadOnly: g.readOnlyCommand(argv[0])}
+	switch strings.ToLower(argv[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro":
+		if len(args) < 3 || argv[2] == "" {
+			return nil, nil
+		}
+		ref, ok := g.scriptOf(e, args[1], "script")
+		if !ok {
+			return nil, nil
+		}
+		run.Ref = ref
+	case "fcall", "fcall_ro":
+		if len(args) < 3 || argv[1] == "" || argv[2] == "" {
+			return nil, nil
+		}
+		run.Function = argv[1]
+	case "function":
+		if x := rawLibrarySource(args, argv); x != nil {
+			if ref, ok := g.scriptOf(e, x, "library"); ok {
+				return nil, &ref
+			}
+		}
+		return nil, nil
+	default:
+		return nil, nil
+	}
+	// "CMD", script or function, numkeys, keys..., args...
+	var n int
+	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+		return nil, nil
+	}
+	for _, a := range args[3 : 3+n] {
+		run.Keys = append(run.Keys, e.keys(a))
+	}
+	for _, a := range args[3+n:] {
+		run.Args = append(run.Args, e.keys(a))
+	}
+	return run, nil
+}
+
+// readOnlyCommand reports whether the rules' command table flags the Redis
+// command name readonly, as Redis's key specs do EVAL_RO, EVALSHA_RO and
+// FCALL_RO.
+func (g *Engine) readOnlyCommand(name string) bool {
+	cmd := g.rules.Command(name)
+	return cmd != nil && slices.Contains(cmd.Flags, "readonly")
+}
+
+// receiver is the client a method is called on, or nil.
+func receiver(call *ast.CallExpr) ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.X
+	}
+	return nil
+}
+
+// initName is the name of the package-level variable that call initializes,
+// or "script".
+func (g *Engine) initName(call *ast.CallExpr) string {
+	if name, ok := g.initNames[call]; ok {
+		return name
+	}
+	return "script"
+}
+
+// librarySource returns the library that a call loads: the source argument
+// of FunctionLoad(ctx, src), FunctionLoadReplace(ctx, src) and Do(ctx,
+// "FUNCTION", "LOAD", [REPLACE,] src), or nil.
+func (g *Engine) librarySource(call *ast.CallExpr) ast.Expr {
+	fn, m := g.Resolve(call)
+	switch {
+	case fn == nil:
+		return nil
+	case m == nil:
+		if (fn.Name() == "FunctionLoad" || fn.Name() == "FunctionLoadReplace") && g.IsClientPackage(fn.Pkg()) && len(call.Args) == 2 {
+			return call.Args[1]
+		}
+		return nil
+	case m.Kind != ruleset.KindRaw:
+		return nil
+	}
+	r, ok := g.rawArgs(call, m)
+	if !ok {
+		return nil
+	}
+	return rawLibrarySource(r.args, r.argv)
+}
+
+// rawLibrarySource returns the source argument of FUNCTION LOAD [REPLACE]
+// src, or nil.
+func rawLibrarySource(args []ast.Expr, argv []string) ast.Expr {
+	if len(argv) < 3 || !strings.EqualFold(argv[0], "function") || !strings.EqualFold(argv[1], "load") {
+		return nil
+	}
+	i := 2
+	if strings.EqualFold(argv[i], "replace") {
+		i++
+	}
+	if i != len(args)-1 {
+		return nil
+	}
+	return args[i]
+}
+
+// Libraries returns the function libraries that the package loads from a
+// source known statically, each once.
+func (g *Engine) Libraries() []ScriptRef {
+	if g.scripts.libs != nil {
+		return g.scripts.libs
+	}
+	g.scripts.libs = []ScriptRef{}
+	seen := map[string]bool{}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			x := g.librarySource(call)
+			if x == nil {
+				return true
+			}
+			ref, ok := g.scriptOf(g.pkgEval, x, "library")
+			if !ok || seen[ref.Src] {
+				return true
+			}
+			seen[ref.Src] = true
+			g.scripts.libs = append(g.scripts.libs, ref)
+			return true
+		})
+	}
+	return g.scripts.libs
+}

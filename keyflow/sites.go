@@ -1,0 +1,636 @@
+package keyflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// A Site is one Redis call resolved through the rules: the command it
+// sends and its keys, the script or function it runs, the transaction it
+// opens. A call to a function that passes its parameters' keys to commands
+// (a wrapper, by its summary or fact) gives one Site for each such command.
+type Site struct {
+	Call   *ast.CallExpr
+	Callee *types.Func
+	// Method is the rule of the call; nil for a call through a wrapper's
+	// summary and for FunctionLoad.
+	Method *ruleset.Method
+	// Command is the Redis command, upper case ("RENAME"), when known.
+	Command string
+	// Name is how messages name the call: "RENAME", "WATCH transaction",
+	// "RENAME (through swap at swap.go:12)".
+	Name string
+	// Keys are the key arguments, each with its possible values; Open is
+	// true when the call has keys that cannot be seen (a slice from a
+	// parameter). For a transaction they are all its keys: the watched
+	// ones, then those of every command sent on its handles.
+	Keys []Group
+	Open bool
+	// PatternKeys are SORT BY and GET patterns with a hashtag, which must
+	// share the keys' slot; BadPatterns are those without one outside
+	// their '*', which Redis Cluster refuses.
+	PatternKeys []Group
+	BadPatterns []Value
+	// DB is the database argument of COPY, when it is a constant.
+	DB    ast.Expr
+	DBNum int64
+
+	// Read is true for a command that only reads its keys, Write for one
+	// that may modify them (the command table's flags). KeyArgs are the
+	// call's arguments that are keys or the command's name, not values.
+	Read, Write bool
+	KeyArgs     map[int]bool
+
+	// Script is the script or function that the call runs, when its
+	// source or name is known; ScriptDef a script made or loaded with no
+	// call in sight; Library a function library loaded.
+	Script    *ScriptRun
+	ScriptDef *ScriptRef
+	Library   *ScriptRef
+
+	// Tx is the transaction or pipeline that the call opens.
+	Tx *Tx
+	// Handle is the transaction or pipeline the call is made on; nil for
+	// a client.
+	Handle *Handle
+	// Through is true for a command sent by a wrapper that the call calls.
+	Through bool
+
+	// Col is the colocation verdict over Keys and PatternKeys, and Chosen
+	// the keys that have it (when there are two groups or more).
+	Col    keyspace.Colocation
+	Chosen []Value
+	// Carried is true when the keys may not share a slot only because one
+	// is a parameter of the function, passed on as it is: the function's
+	// callers are checked instead (Func.Carried).
+	Carried bool
+}
+
+// AllKeys returns the key groups that must share one slot: the keys, then
+// the patterns with a hashtag.
+func (s *Site) AllKeys() []Group {
+	if len(s.PatternKeys) == 0 {
+		return s.Keys
+	}
+	return append(slices.Clip(s.Keys), s.PatternKeys...)
+}
+
+// A TxKind says what a Tx is.
+type TxKind int
+
+const (
+	TxWatch TxKind = iota // Watch(ctx, fn, keys...)
+	TxMulti               // TxPipelined or TxPipeline: MULTI/EXEC
+	TxPlain               // Pipelined or Pipeline: sent together, not a transaction
+)
+
+// A Tx is one call of Watch, TxPipelined, TxPipeline, Pipelined or
+// Pipeline.
+type Tx struct {
+	Site *Site
+	Kind TxKind
+	// Lit is the function literal given to Watch, TxPipelined or
+	// Pipelined, when it is in sight.
+	Lit *ast.FuncLit
+	// Watched are the keys given to Watch.
+	Watched     []Group
+	WatchedOpen bool
+	// OnTx is true for a TxPipelined or TxPipeline made on a *redis.Tx: its
+	// commands belong to the Watch transaction of that Tx.
+	OnTx bool
+	// Sites are the calls made on the handles this Tx makes, and on the
+	// handles of the pipelines made from those, in order.
+	Sites []*Site
+}
+
+// A HandleKind says how the commands sent on a handle run.
+type HandleKind int
+
+const (
+	HandleTx    HandleKind = iota // the *redis.Tx given to a Watch function: commands run at once
+	HandleMulti                   // a TxPipelined or TxPipeline: commands queued in MULTI/EXEC
+	HandlePlain                   // a Pipelined or Pipeline: commands sent together, not in MULTI
+)
+
+// A Handle is what a variable holding a *redis.Tx or a pipeline stands for.
+type Handle struct {
+	Kind HandleKind
+	// Made is the call that made it; Watch is the Watch it derives from,
+	// or nil.
+	Made  *Tx
+	Watch *Tx
+	// From is the handle Made was called on, or nil for a client.
+	From *Handle
+}
+
+// addSites resolves one call of s and adds its sites.
+func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
+	e := s.e
+	fn, m := g.Resolve(call)
+	if fn == nil {
+		return
+	}
+	if m == nil {
+		if x := g.librarySource(call); x != nil {
+			site := &Site{Call: call, Callee: fn, Name: fn.Name()}
+			if ref, ok := g.scriptOf(e, x, "library"); ok {
+				site.Library = &ref
+			}
+			s.Sites = append(s.Sites, site)
+			return
+		}
+		g.addWrapperSites(s, call, fn)
+		return
+	}
+	site := &Site{Call: call, Callee: fn, Method: m, Command: strings.ToUpper(m.Command), Name: commandName(m, fn)}
+	switch m.Kind {
+	case ruleset.KindCommand, ruleset.KindFunction:
+		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
+		site.PatternKeys, site.BadPatterns = g.patternKeys(e, call, m)
+		site.DB, site.DBNum = g.dbArg(call, m)
+		g.commandFlags(site, call, m)
+		if m.Kind == ruleset.KindFunction {
+			site.Script = g.functionRun(e, call, m, site.Keys, site.Open)
+		}
+	case ruleset.KindScript, ruleset.KindScriptSHA:
+		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
+		site.Script = g.scriptRun(e, call, m, site.Keys, site.Open)
+	case ruleset.KindNewScript, ruleset.KindScriptLoad:
+		if m.Script >= 0 && m.Script < len(call.Args) {
+			if ref, ok := g.scriptOf(e, call.Args[m.Script], g.initName(call)); ok {
+				site.ScriptDef = &ref
+			}
+		}
+	case ruleset.KindRaw:
+		if !g.raw(e, site) {
+			return
+		}
+	case ruleset.KindWatch:
+		site.Name = "WATCH transaction"
+		tx := &Tx{Site: site, Kind: TxWatch, Lit: g.funcArg(e, call, m.Fn)}
+		tx.Watched, tx.WatchedOpen = g.selectKeys(e, call, m.Keys)
+		site.Tx = tx
+	case ruleset.KindTxPipelined, ruleset.KindTxPipeline:
+		site.Name = "MULTI/EXEC transaction"
+		site.Tx = &Tx{Site: site, Kind: TxMulti, OnTx: g.onTx(call)}
+		if m.Kind == ruleset.KindTxPipelined {
+			site.Tx.Lit = g.funcArg(e, call, m.Fn)
+		}
+	case ruleset.KindPipelined, ruleset.KindPipeline:
+		site.Tx = &Tx{Site: site, Kind: TxPlain}
+		if m.Kind == ruleset.KindPipelined {
+			site.Tx.Lit = g.funcArg(e, call, m.Fn)
+		}
+	}
+	s.Sites = append(s.Sites, site)
+	if site.Tx != nil {
+		s.Txs = append(s.Txs, site.Tx)
+	}
+}
+
+func commandName(m *ruleset.Method, fn *types.Func) string {
+	if m.Command != "" {
+		return strings.ToUpper(m.Command)
+	}
+	return fn.Name()
+}
+
+// commandFlags sets what a command does with its keys, from the command
+// table, and which arguments are keys.
+func (g *Engine) commandFlags(site *Site, call *ast.CallExpr, m *ruleset.Method) {
+	if m.Command == "" {
+		return
+	}
+	cmd := g.rules.Command(m.Command)
+	if cmd == nil {
+		return
+	}
+	site.KeyArgs = map[int]bool{}
+	for _, sel := range m.Keys {
+		if sel.Field != "" {
+			continue
+		}
+		if sel.Variadic && !call.Ellipsis.IsValid() {
+			for i := sel.Param; i < len(call.Args); i += max(sel.Step, 1) {
+				site.KeyArgs[i] = true
+			}
+		} else {
+			site.KeyArgs[sel.Param] = true
+		}
+	}
+	setFlags(site, cmd)
+}
+
+func setFlags(site *Site, cmd *ruleset.Command) {
+	site.Write = cmd.IsWrite()
+	site.Read = !site.Write && slices.Contains(cmd.Flags, "readonly") && len(cmd.Keys) > 0
+}
+
+// A rawCall is Do(ctx, "CMD", args...) with its constant arguments.
+type rawCall struct {
+	args []ast.Expr // from the command's name on
+	argv []string   // their constant text, "" when not constant
+	from int        // the index of args[0] in the call's arguments
+}
+
+// rawArgs returns the arguments of a raw Do call, or false when its
+// command's name is not a constant.
+func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) {
+	if m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
+		return rawCall{}, false
+	}
+	r := rawCall{args: call.Args[m.Args.Param:], from: m.Args.Param}
+	r.argv = make([]string, len(r.args))
+	for i, a := range r.args {
+		if tv := g.info.Types[a]; tv.Value != nil {
+			r.argv[i], _ = constString(tv.Value)
+		}
+	}
+	return r, r.argv[0] != ""
+}
+
+// raw resolves Do(ctx, "CMD", args...) through the command's key specs:
+// the one mapping of a raw call's arguments to keys. It reports false when
+// the command is not known.
+func (g *Engine) raw(e *evaluator, site *Site) bool {
+	call := site.Call
+	r, ok := g.rawArgs(call, site.Method)
+	if !ok {
+		return false
+	}
+	cmd := g.rules.Command(r.argv[0])
+	if len(r.argv) > 1 && r.argv[1] != "" {
+		cmd = g.rules.Command(r.argv[0], r.argv[1])
+	}
+	if cmd == nil {
+		return false
+	}
+	site.Command = strings.ToUpper(r.argv[0])
+	site.Name = site.Command
+	site.KeyArgs = map[int]bool{r.from: true}
+	pos, _ := cmd.KeyPositions(r.argv)
+	for _, p := range pos {
+		if p < len(r.args) {
+			site.Keys = append(site.Keys, e.keys(r.args[p]))
+			site.KeyArgs[r.from+p] = true
+		}
+	}
+	setFlags(site, cmd)
+	site.Script, site.Library = g.rawScript(e, call, r)
+	return true
+}
+
+// selectKeys returns the keys that selectors pick out of a call's
+// arguments. open is true when some keys cannot be seen.
+func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Selector) (groups []Group, open bool) {
+	args := call.Args
+	for _, sel := range sels {
+		if sel.Param >= len(args) {
+			continue
+		}
+		arg := args[sel.Param]
+		if sel.Field != "" {
+			arg = g.fieldExpr(e, arg, sel.Field)
+			if arg == nil {
+				open = true
+				continue
+			}
+		}
+		switch {
+		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
+			for i := sel.Param; i < len(args); i += max(sel.Step, 1) {
+				groups = append(groups, e.keys(args[i]))
+			}
+		case sel.Variadic || sel.Slice:
+			sl := e.slice(arg)
+			open = open || sl.open
+			elems := sl.elems
+			if sel.Half {
+				if sl.open || hasMany(elems) {
+					open = true
+					continue
+				}
+				elems = elems[:len(elems)/2]
+			}
+			for i := 0; i < len(elems); i += max(sel.Step, 1) {
+				el := elems[i]
+				groups = append(groups, el.alts)
+				if el.many {
+					// Another iteration of the loop that built it.
+					var again Group
+					for _, a := range el.alts {
+						again = append(again, Value{e.vary(a.Key), a.Pos})
+					}
+					groups = append(groups, again)
+				}
+			}
+		default:
+			groups = append(groups, e.keys(arg))
+		}
+	}
+	return groups, open
+}
+
+func hasMany(elems []elem) bool {
+	for _, el := range elems {
+		if el.many {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldExpr returns the expression that sets field name of the struct that
+// x builds: &T{Name: v}, T{Name: v}, or a variable set once to one.
+func (g *Engine) fieldExpr(e *evaluator, x ast.Expr, name string) ast.Expr {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return g.fieldExpr(e, x.X, name)
+		}
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+					return kv.Value
+				}
+			}
+		}
+	case *ast.Ident:
+		if rhs := e.setOnce(x); rhs != nil {
+			return g.fieldExpr(e, rhs, name)
+		}
+	}
+	return nil
+}
+
+// patternKeys splits the SORT BY and GET patterns of a call: those that
+// carry a hashtag are keys that must share the sorted key's slot, those
+// without one Redis Cluster refuses.
+func (g *Engine) patternKeys(e *evaluator, call *ast.CallExpr, m *ruleset.Method) (keys []Group, bad []Value) {
+	if len(m.Patterns) == 0 {
+		return nil, nil
+	}
+	groups, _ := g.selectKeys(e, call, m.Patterns)
+	for _, grp := range groups {
+		if len(grp) != 1 {
+			continue
+		}
+		k := grp[0]
+		text, ok := k.Key.Literal()
+		if !ok || text == "" || text == "#" || text == "nosort" {
+			continue
+		}
+		if sub := k.Key.Subject(); sub.Kind == keyspace.SubjectTag && !strings.Contains(text[:strings.IndexByte(text, '}')], "*") {
+			keys = append(keys, grp)
+			continue
+		}
+		bad = append(bad, k)
+	}
+	return keys, bad
+}
+
+// dbArg returns COPY's database argument when it is a constant.
+func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) {
+	if m.DB < 0 || m.DB >= len(call.Args) {
+		return nil, 0
+	}
+	x := call.Args[m.DB]
+	if tv := g.info.Types[x]; tv.Value != nil {
+		if db, ok := constInt(tv.Value); ok {
+			return x, db
+		}
+	}
+	return nil, 0
+}
+
+// addWrapperSites adds the commands that a called function sends with
+// keys built from its parameters: its summary here, or a fact from its
+// package.
+func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
+	var wrapped []WrappedCall
+	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
+		ws := g.summarize(decl)
+		if ws.busy {
+			return
+		}
+		wrapped = ws.Carried
+	} else {
+		var f KeyWrapper
+		if !g.facts.ImportObjectFact(fn, &f) {
+			return
+		}
+		wrapped = f.Calls
+	}
+	for _, w := range wrapped {
+		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true,
+			Name: fmt.Sprintf("%s (through %s at %s)", w.Command, fn.Name(), w.Where)}
+		for _, k := range w.Keys {
+			var grp Group
+			for _, sk := range g.substitute(s.e, call, k) {
+				grp = append(grp, Value{sk, call.Pos()})
+			}
+			site.Keys = append(site.Keys, grp)
+		}
+		s.Sites = append(s.Sites, site)
+	}
+}
+
+// funcArg returns the function literal passed as parameter i, directly or
+// through a local variable set once.
+func (g *Engine) funcArg(e *evaluator, call *ast.CallExpr, i int) *ast.FuncLit {
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	x := ast.Unparen(call.Args[i])
+	if id, ok := x.(*ast.Ident); ok {
+		if rhs := e.setOnce(id); rhs != nil {
+			x = ast.Unparen(rhs)
+		}
+	}
+	lit, _ := x.(*ast.FuncLit)
+	return lit
+}
+
+// params returns the parameters of a function literal.
+func (g *Engine) params(lit *ast.FuncLit) []*types.Var {
+	var vars []*types.Var
+	for _, f := range lit.Type.Params.List {
+		for _, n := range f.Names {
+			if v, ok := g.info.Defs[n].(*types.Var); ok {
+				vars = append(vars, v)
+			}
+		}
+	}
+	return vars
+}
+
+// finish builds the transaction model of a function once its sites are
+// known: the handles that Watch, the pipelines and the variables they are
+// kept in make; the handle each call is made on; each transaction's keys;
+// and the commands whose keys the function's callers are checked for.
+func (g *Engine) finish(s *Func) {
+	s.Handles = map[*types.Var]*Handle{}
+	s.Assigned = map[*ast.CallExpr]*types.Var{}
+	if s.Decl != nil {
+		s.Assigned = g.assignments(s.Decl.Body)
+	}
+	handleOf := func(call *ast.CallExpr) *Handle {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, _ := g.info.ObjectOf(id).(*types.Var)
+		return s.Handles[v]
+	}
+	// The *redis.Tx of each Watch function first, then the pipelines in
+	// document order: a pipeline's own pipelines come after it.
+	for _, tx := range s.Txs {
+		if tx.Kind == TxWatch && tx.Lit != nil {
+			h := &Handle{Kind: HandleTx, Made: tx, Watch: tx}
+			for _, v := range g.params(tx.Lit) {
+				s.Handles[v] = h
+			}
+		}
+	}
+	for _, tx := range s.Txs {
+		if tx.Kind == TxWatch {
+			continue
+		}
+		h := &Handle{Kind: HandleMulti, Made: tx, From: handleOf(tx.Site.Call)}
+		if tx.Kind == TxPlain {
+			h.Kind = HandlePlain
+		}
+		if h.From != nil {
+			h.Watch = h.From.Watch
+		}
+		switch {
+		case tx.Lit != nil:
+			for _, v := range g.params(tx.Lit) {
+				s.Handles[v] = h
+			}
+		case tx.Site.Method.Kind == ruleset.KindTxPipeline || tx.Site.Method.Kind == ruleset.KindPipeline:
+			if v := s.Assigned[tx.Site.Call]; v != nil {
+				s.Handles[v] = h
+			}
+		}
+	}
+	for _, site := range s.Sites {
+		if site.Through {
+			continue
+		}
+		site.Handle = handleOf(site.Call)
+		for h := site.Handle; h != nil; h = h.From {
+			h.Made.Sites = append(h.Made.Sites, site)
+		}
+	}
+	// A transaction's keys: the watched ones, then those of every command
+	// sent on its handles.
+	for _, tx := range s.Txs {
+		if tx.Kind == TxPlain || tx.OnTx || s.Decl == nil && tx.Kind == TxMulti && tx.Lit == nil {
+			continue
+		}
+		keys := slices.Clone(tx.Watched)
+		for _, site := range tx.Sites {
+			if site.Tx == nil {
+				keys = append(keys, site.Keys...)
+			}
+		}
+		tx.Site.Keys = keys
+	}
+	for _, site := range s.Sites {
+		g.verdict(s, site)
+	}
+}
+
+// verdict sets a site's colocation verdict, and carries to the function's
+// callers the commands that may not share a slot only because of a
+// parameter passed on as it is.
+func (g *Engine) verdict(s *Func, site *Site) {
+	groups := site.AllKeys()
+	if len(groups) < 2 {
+		return
+	}
+	site.Col, site.Chosen = Colocate(groups)
+	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) {
+		return
+	}
+	site.Carried = true
+	w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos()}
+	for _, k := range site.Chosen {
+		w.Keys = append(w.Keys, k.Key)
+	}
+	s.Carried = append(s.Carried, w)
+}
+
+// assignments maps each call in body to the variable its result is
+// assigned to: v := call, v = call, var v = call.
+func (g *Engine) assignments(body *ast.BlockStmt) map[*ast.CallExpr]*types.Var {
+	out := map[*ast.CallExpr]*types.Var{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, r := range n.Rhs {
+					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+						if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
+							if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+								out[call] = v
+							}
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i, x := range n.Values {
+					if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+						if v, ok := g.info.Defs[n.Names[i]].(*types.Var); ok {
+							out[call] = v
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// passesParam reports whether one of the keys is a parameter of the
+// function, passed on as it is: only the function's callers know that key,
+// so they are checked instead. A function that builds keys around its
+// parameters ("emq:{" + queue + "}:pending") owns their design, and is
+// checked itself.
+func passesParam(keys []Value) bool {
+	for _, k := range keys {
+		if p := k.Key.Parts; len(p) == 1 && p[0].Unknown && isParamID(p[0].ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamID reports whether id is a summary's "$N".
+func isParamID(id string) bool {
+	if len(id) < 2 || id[0] != '$' {
+		return false
+	}
+	for _, c := range id[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

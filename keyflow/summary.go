@@ -1,0 +1,382 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// KeyFunc is the fact that a function returns a key built from its
+// parameters: its possible results, with unknowns "$0", "$1", ... standing
+// for the arguments and "$recv.f" for fields of the receiver.
+type KeyFunc struct {
+	Results []keyspace.Key
+}
+
+func (*KeyFunc) AFact() {}
+
+func (f *KeyFunc) String() string {
+	s := make([]string, len(f.Results))
+	for i, k := range f.Results {
+		s[i] = strconv.Quote(k.String())
+	}
+	return "keyFunc(" + strings.Join(s, ", ") + ")"
+}
+
+// KeyVar is the fact that a package-level variable holds a known key, or a
+// keyspace template.
+type KeyVar struct {
+	Keys     []keyspace.Key
+	Template string // the template's text, for a *keyspace.Template
+}
+
+func (*KeyVar) AFact() {}
+
+func (f *KeyVar) String() string {
+	if f.Template != "" {
+		return "keyTemplate(" + strconv.Quote(f.Template) + ")"
+	}
+	s := make([]string, len(f.Keys))
+	for i, k := range f.Keys {
+		s[i] = strconv.Quote(k.String())
+	}
+	return "keyVar(" + strings.Join(s, ", ") + ")"
+}
+
+// KeyWrapper is the fact that a function passes keys built from its
+// parameters to commands whose keys must share a slot, so that the
+// function's callers are checked instead.
+type KeyWrapper struct {
+	Calls []WrappedCall
+}
+
+func (*KeyWrapper) AFact() {}
+
+func (f *KeyWrapper) String() string {
+	s := make([]string, len(f.Calls))
+	for i, c := range f.Calls {
+		keys := make([]string, len(c.Keys))
+		for j, k := range c.Keys {
+			keys[j] = strconv.Quote(k.String())
+		}
+		s[i] = c.Command + " " + strings.Join(keys, " ")
+	}
+	return "keyWrapper(" + strings.Join(s, "; ") + ")"
+}
+
+// A WrappedCall is a command inside a wrapper, its keys in terms of the
+// wrapper's parameters.
+type WrappedCall struct {
+	Command string
+	Keys    []keyspace.Key
+	Where   string // the call's position, for messages
+	Pos     token.Pos
+}
+
+// A Func is the model of one function declaration, or of the package-level
+// initializers (Decl nil): what key it returns, the Redis calls it makes,
+// its transactions and pipelines, and the commands it passes its
+// parameters' keys to.
+type Func struct {
+	Decl *ast.FuncDecl
+	Obj  *types.Func
+	// Results are the possible keys it returns.
+	Results []Value
+	// Sites are its Redis calls, closures included, in the order of a walk
+	// of the body (ast.Inspect).
+	Sites []*Site
+	// Txs are its Watch, TxPipelined, TxPipeline, Pipelined and Pipeline
+	// calls, in the same order.
+	Txs []*Tx
+	// Handles are the variables that hold a *redis.Tx or a pipeline that
+	// a Tx made.
+	Handles map[*types.Var]*Handle
+	// Assigned maps a call to the variable its (first) result is assigned
+	// to: v := call, v = call, var v = call.
+	Assigned map[*ast.CallExpr]*types.Var
+	// Carried are the commands whose keys come from the function's
+	// parameters and may not share a slot: its callers are checked for
+	// them (KeyWrapper).
+	Carried []WrappedCall
+
+	busy bool
+	e    *evaluator
+}
+
+// Func returns the model of a function declared in the package, or nil.
+func (g *Engine) Func(fn *types.Func) *Func {
+	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
+		return g.summarize(decl)
+	}
+	return nil
+}
+
+// LoopVarying reports whether a key holds a value that a loop sets, and
+// may so differ from one iteration to the next.
+func (s *Func) LoopVarying(k keyspace.Key) bool {
+	for _, p := range k.Parts {
+		if !p.Unknown {
+			continue
+		}
+		for id := range s.e.loopIDs {
+			if strings.Contains(p.ID, id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// summarize computes the model of a function declaration once.
+func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
+	fn, _ := g.info.Defs[decl.Name].(*types.Func)
+	if s := g.funcs[fn]; s != nil {
+		return s
+	}
+	s := &Func{Decl: decl, Obj: fn, busy: true}
+	g.funcs[fn] = s
+	sig := fn.Signature()
+	returnsKey := sig.Results().Len() > 0 && isStringType(sig.Results().At(0).Type())
+	if !returnsKey && !g.sends {
+		// Where no command can be sent only the keys a function returns
+		// matter: do not collect the assignments of the others.
+		s.busy = false
+		return s
+	}
+	e := newEvaluator(g, decl)
+	s.e = e
+	if returnsKey {
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(n.Results) > 0 {
+					s.Results = append(s.Results, e.keys(n.Results[0])...)
+				}
+			}
+			return true
+		})
+		if len(s.Results) > maxAlts || allOpaque(s.Results) {
+			s.Results = nil
+		}
+	}
+	if g.sends {
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				g.addSites(s, call)
+			}
+			return true
+		})
+		g.finish(s)
+	}
+	s.busy = false
+	return s
+}
+
+func isStringType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// allOpaque reports whether no alternative says more than "some value".
+func allOpaque(alts []Value) bool {
+	for _, a := range alts {
+		if len(a.Key.Parts) != 1 || !a.Key.Parts[0].Unknown || strings.HasPrefix(a.Key.Parts[0].ID, "$") {
+			return false
+		}
+	}
+	return true
+}
+
+// summaryCall evaluates a call to a function that returns a key built from
+// its arguments.
+func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
+	var results []keyspace.Key
+	if decl := g.decls[fn.Origin()]; decl != nil && decl.Body != nil {
+		s := g.summarize(decl)
+		if s.busy {
+			return nil, false
+		}
+		for _, r := range s.Results {
+			results = append(results, r.Key)
+		}
+	} else {
+		var f KeyFunc
+		if !g.facts.ImportObjectFact(fn.Origin(), &f) {
+			return nil, false
+		}
+		results = f.Results
+	}
+	if len(results) == 0 {
+		return nil, false
+	}
+	var out []Value
+	for _, r := range results {
+		for _, k := range g.substitute(e, call, r) {
+			out = append(out, Value{k, call.Pos()})
+		}
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return nil, false
+	}
+	return out, true
+}
+
+// substitute puts a call's arguments in place of the parameters that a
+// summary key refers to. The callee's own locals become fresh values.
+func (g *Engine) substitute(e *evaluator, call *ast.CallExpr, k keyspace.Key) []keyspace.Key {
+	parts := make([][]keyspace.Key, len(k.Parts))
+	for i, p := range k.Parts {
+		switch {
+		case !p.Unknown:
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case strings.HasPrefix(p.ID, "$"):
+			parts[i] = g.paramValue(e, call, p)
+			if len(parts[i]) == 0 {
+				return nil
+			}
+		case strings.Contains(p.ID, "@"):
+			p.ID = ""
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		default:
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		}
+	}
+	if count(parts, maxAlts) > maxAlts {
+		return []keyspace.Key{keyspace.Unknown("", exprName(call), false)}
+	}
+	var out []keyspace.Key
+	combos(reversed(parts), maxAlts, func(c []keyspace.Key) bool {
+		var k keyspace.Key
+		for i := len(c) - 1; i >= 0; i-- {
+			k = keyspace.Concat(k, c[i])
+		}
+		out = append(out, k)
+		return true
+	})
+	return out
+}
+
+// reversed returns lists last first, so that combos turns the last list
+// fastest: the order of nested loops over the lists in their order.
+func reversed[T any](lists [][]T) [][]T {
+	out := make([][]T, len(lists))
+	for i, l := range lists {
+		out[len(lists)-1-i] = l
+	}
+	return out
+}
+
+// paramValue is the value of a summary's "$N", "$N.f" or "$recv.f" at a call.
+func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
+	param, path, _ := strings.Cut(p.ID[1:], ".")
+	var arg ast.Expr
+	if param == "recv" {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			arg = sel.X
+		}
+	} else if i, err := strconv.Atoi(param); err == nil && i < len(call.Args) && !call.Ellipsis.IsValid() {
+		arg = call.Args[i]
+	}
+	anon := []keyspace.Key{keyspace.Unknown("", p.Name, p.NoBraces)}
+	if arg == nil {
+		return anon
+	}
+	if path != "" {
+		id := e.identity(arg)
+		if id == "" {
+			return anon
+		}
+		return []keyspace.Key{keyspace.Unknown(id+"."+path, exprName(arg)+"."+path, p.NoBraces)}
+	}
+	var out []keyspace.Key
+	for _, a := range e.keys(arg) {
+		out = append(out, a.Key)
+	}
+	return out
+}
+
+// packageVar evaluates a package-level variable: its initializer when it is
+// never assigned, or what a fact from its package says.
+func (g *Engine) packageVar(v *types.Var, pos token.Pos) []Value {
+	id := v.Pkg().Path() + "." + v.Name()
+	self := []Value{{keyspace.Unknown(id, v.Name(), false), pos}}
+	if v.Pkg() == g.pkg {
+		init, ok := g.pkgVars[v]
+		if !ok || g.pkgEval.busy[v] {
+			return self
+		}
+		g.pkgEval.busy[v] = true
+		defer delete(g.pkgEval.busy, v)
+		alts := g.pkgEval.keys(init)
+		return identify(alts, id, v.Name())
+	}
+	var f KeyVar
+	if g.facts.ImportObjectFact(v, &f) && len(f.Keys) > 0 {
+		out := make([]Value, len(f.Keys))
+		for i, k := range f.Keys {
+			out[i] = Value{k, pos}
+		}
+		return out
+	}
+	return self
+}
+
+// packageSlice is what is known of a package-level []string variable.
+func (g *Engine) packageSlice(v *types.Var) slice {
+	init, ok := g.pkgVars[v]
+	if v.Pkg() != g.pkg || !ok || g.pkgEval.busy[v] {
+		return slice{open: true}
+	}
+	g.pkgEval.busy[v] = true
+	defer delete(g.pkgEval.busy, v)
+	return g.pkgEval.slice(init)
+}
+
+// ExportFacts exports the summaries of the package's functions and
+// variables for the packages that import it.
+func (g *Engine) ExportFacts() {
+	for fn, decl := range g.decls {
+		// Only exported functions can be called from other packages.
+		if decl.Body == nil || !fn.Exported() {
+			continue
+		}
+		s := g.summarize(decl)
+		if len(s.Results) > 0 {
+			f := &KeyFunc{}
+			for _, r := range s.Results {
+				f.Results = append(f.Results, r.Key)
+			}
+			g.facts.ExportObjectFact(fn, f)
+		}
+		if len(s.Carried) > 0 {
+			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: s.Carried})
+		}
+	}
+	for v, init := range g.pkgVars {
+		if !v.Exported() {
+			continue
+		}
+		if text, ok := g.templateText(g.pkgEval, init); ok {
+			g.facts.ExportObjectFact(v, &KeyVar{Template: text})
+			continue
+		}
+		if !isStringType(v.Type()) {
+			continue
+		}
+		alts := g.packageVar(v, init.Pos())
+		if allOpaque(alts) {
+			continue
+		}
+		f := &KeyVar{}
+		for _, a := range alts {
+			f.Keys = append(f.Keys, a.Key)
+		}
+		g.facts.ExportObjectFact(v, f)
+	}
+}
