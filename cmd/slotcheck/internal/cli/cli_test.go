@@ -297,7 +297,7 @@ func TestAuditReadOnly(t *testing.T) {
 	}
 }
 
-// TestNodeDown stops a master while the audit scans, then waits for the
+// TestNodeDown kills a master while the audit scans, then waits for the
 // cluster to fail and checks that verify and audit refuse a CLUSTERDOWN
 // cluster.
 func TestNodeDown(t *testing.T) {
@@ -314,13 +314,18 @@ func TestNodeDown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The node is killed at the first progress report. At 300 keys a
+	// second the audit would take 10 s; the first node error must stop it
+	// at once, with no master scanned to the end.
 	var once sync.Once
 	var stopErr error
-	testProgress = func(clustercheck.AuditProgress) {
-		once.Do(func() { stopErr = cl.Nodes[2].Stop() })
+	var last clustercheck.AuditProgress
+	testProgress = func(p clustercheck.AuditProgress) {
+		last = p
+		once.Do(func() { stopErr = cl.Nodes[2].Kill() })
 	}
 	t.Cleanup(func() { testProgress = nil })
-	code, _, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--count", "10", "--timeout", "2s")
+	code, _, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--count", "10", "--rate", "300", "--timeout", "2s")
 	testProgress = nil
 	if stopErr != nil {
 		t.Fatal(stopErr)
@@ -328,8 +333,11 @@ func TestNodeDown(t *testing.T) {
 	if code != ExitError {
 		t.Errorf("node down: exit %d", code)
 	}
-	t.Logf("node down: %s", errs)
+	t.Logf("node down: %s; last progress %+v", errs, last)
 	wantOneLine(t, errs, "audit stopped", cl.Nodes[2].Addr, "connection refused")
+	if last.Done != 0 || last.Keys >= last.Total {
+		t.Errorf("the audit went on after the node died: %+v", last)
+	}
 
 	// With a master down and no replica, the cluster fails once the others
 	// time the node out.
