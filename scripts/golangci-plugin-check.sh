@@ -141,6 +141,13 @@ rules: |
 EOF
 want 'rules-inline:3:3: unknown check "no-such-check"'
 
+step "a check that does not exist, in disable"
+lint <<'EOF'
+disable: [los-update]
+EOF
+want 'unknown check "los-update" (did you mean lost-update?)'
+unwanted 'hash to different slots'
+
 if [ "$fail" != 0 ]; then
 	step "FAILED"
 	exit 1
