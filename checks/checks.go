@@ -2,12 +2,17 @@
 // its family, its default severity, a one-line doc, a longer description
 // and the section of the README that shows it.
 //
-// Everything else that names the checks follows this list. The analyzer
-// reports findings under the Name constants below, and its doc lists the
-// checks from All; the SARIF log's rule metadata comes from Lookup; the
-// rules file's checks: section and the README's table of checks are held
-// equal to it by this package's tests; -disable accepts only names that
-// Lookup knows (ParseList).
+// Everything else that names the checks follows this list:
+//   - a finding's category is its check's name: report under the name
+//     constants below (cmd/slotlint's TestCategoriesAreRegistered runs
+//     slotlint over the analyzer's test modules and fails on a category
+//     that is not here, or a check that is never reported there);
+//   - the analyzer's doc, which slotlint -help prints, lists the checks
+//     with Text, and the SARIF log describes them from Lookup;
+//   - -disable takes a List, and a rules file that names another check
+//     does not load: both refuse unknown names with UnknownError;
+//   - the rules file's checks: section and the README's table (Markdown)
+//     are held equal to the list by this package's tests.
 //
 // The package uses the standard library only, so that the domain packages
 // (ruleset, luacheck) may import it.
