@@ -49,11 +49,13 @@ func Unknown(id, name string, noBraces bool) Key {
 
 // Concat returns the concatenation of keys.
 func Concat(keys ...Key) Key {
-	var k Key
+	var parts []Part
 	for _, x := range keys {
-		k = k.Append(x)
+		for _, p := range x.Parts {
+			parts = appendPart(parts, p)
+		}
 	}
-	return k
+	return Key{Parts: parts}
 }
 
 // Append returns k followed by x. Adjacent literal parts are merged, so equal
@@ -62,18 +64,25 @@ func (k Key) Append(x Key) Key {
 	parts := make([]Part, len(k.Parts), len(k.Parts)+len(x.Parts))
 	copy(parts, k.Parts)
 	for _, p := range x.Parts {
-		if !p.Unknown {
-			if p.Lit == "" {
-				continue
-			}
-			if n := len(parts); n > 0 && !parts[n-1].Unknown {
-				parts[n-1].Lit += p.Lit
-				continue
-			}
-		}
-		parts = append(parts, p)
+		parts = appendPart(parts, p)
 	}
 	return Key{Parts: parts}
+}
+
+// appendPart appends p to parts, which the caller owns, merging it into the
+// last part when both are literal text and dropping it when it is empty
+// literal text.
+func appendPart(parts []Part, p Part) []Part {
+	if !p.Unknown {
+		if p.Lit == "" {
+			return parts
+		}
+		if n := len(parts); n > 0 && !parts[n-1].Unknown {
+			parts[n-1].Lit += p.Lit
+			return parts
+		}
+	}
+	return append(parts, p)
 }
 
 // Literal returns the key's text when every part is known.

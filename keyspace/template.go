@@ -2,7 +2,6 @@ package keyspace
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/slotlint/slotlint/slot"
@@ -18,7 +17,6 @@ type Template struct {
 	// tagFrom and tagTo bound the segments inside the braces; tagFrom < 0
 	// when the template has no hashtag section.
 	tagFrom, tagTo int
-	match          *regexp.Regexp
 }
 
 // A tseg is a template segment: literal text, or a placeholder.
@@ -114,7 +112,6 @@ func ParseTemplate(text string) (*Template, error) {
 		return fail(open, "'{' opens a hashtag section that is never closed with '}'")
 	}
 	flush()
-	t.match = t.compileMatcher()
 	return t, nil
 }
 
@@ -168,12 +165,19 @@ func (t *Template) FixedSlot() (int, bool) {
 }
 
 // Build returns the key for the given placeholder values, in the order of
-// Names. It fails when the count is wrong, or when a value would move or
-// empty the hashtag, which would put the key in another slot than the
-// template promises.
+// Names. A value may hold any bytes: Redis keys are binary-safe. Build fails
+// when the count is wrong, when a value is empty (a key such as
+// "emq:{orders}:job:" is almost always an id that was never set), or when a
+// value would move or make the hashtag, which would put the key in another
+// slot than the template promises.
 func (t *Template) Build(values ...string) (string, error) {
 	if len(values) != len(t.names) {
 		return "", fmt.Errorf("template %q takes %d values (%s), got %d", t.text, len(t.names), strings.Join(t.names, ", "), len(values))
+	}
+	for i, v := range values {
+		if v == "" {
+			return "", fmt.Errorf("template %q: the value of <%s> is empty; an empty part is usually a value that was never set, so give <%s> a value", t.text, t.names[i], t.names[i])
+		}
 	}
 	var key, tag strings.Builder
 	vi := 0
@@ -200,8 +204,6 @@ func (t *Template) Build(values ...string) (string, error) {
 	k := key.String()
 	got, tagged := slot.HashTag(k)
 	switch {
-	case t.tagFrom >= 0 && tag.Len() == 0:
-		return "", fmt.Errorf("template %q: the values leave the hashtag empty, so Redis would hash the whole key %q; give the hashtag a non-empty value", t.text, k)
 	case t.tagFrom >= 0 && (!tagged || got != tag.String()):
 		return "", fmt.Errorf("template %q: a value with '{' or '}' moves the hashtag of %q from %q to %q; remove the braces from the value", t.text, k, tag.String(), got)
 	case t.tagFrom < 0 && tagged:
@@ -219,47 +221,109 @@ func (t *Template) Key(values ...string) string {
 	return k
 }
 
-// compileMatcher builds the regular expression that Match uses: each
-// placeholder matches a non-empty run, as short as possible except the last.
-func (t *Template) compileMatcher() *regexp.Regexp {
-	var re strings.Builder
-	re.WriteString("^")
-	for i, s := range t.segs {
-		if i == t.tagFrom {
-			re.WriteString(`\{`)
-		}
-		if i == t.tagTo {
-			re.WriteString(`\}`)
-		}
-		switch {
-		case s.name == "":
-			re.WriteString(regexp.QuoteMeta(s.lit))
-		case i >= t.tagFrom && i < t.tagTo:
-			re.WriteString(`([^{}]+?)`)
-		default:
-			re.WriteString(`(.+?)`)
-		}
-	}
-	if t.tagTo == len(t.segs) {
-		re.WriteString(`\}`)
-	}
-	re.WriteString("$")
-	return regexp.MustCompile(re.String())
-}
-
 // Match reports whether key is a key of the template, and if so returns the
 // placeholder values in the order of Names. A key matches only if building
-// it again from those values gives the same key.
+// it again from those values gives the same key, and every key that Build
+// returns matches, whatever bytes its values hold. Where the template is
+// ambiguous, as "<a>:<b>" is for a value holding ':', each placeholder but
+// the last takes the shortest value that fits, so the values Match gives
+// back build the same key but may split it differently.
+//
+// Match takes time linear in the length of the key and the template.
 func (t *Template) Match(key string) ([]string, bool) {
-	m := t.match.FindStringSubmatch(key)
-	if m == nil {
-		return nil, false
+	values := make([]string, 0, len(t.names))
+	var ok bool
+	if t.tagFrom < 0 {
+		if values, ok = matchRun(key, t.segs, values); !ok {
+			return nil, false
+		}
+	} else {
+		// Build lets no value before the hashtag section hold a '{', and
+		// none inside it a '}', so the key's first '{' and the first '}'
+		// after it are the template's braces.
+		open := strings.IndexByte(key, '{')
+		if open < 0 {
+			return nil, false
+		}
+		end := strings.IndexByte(key[open+1:], '}')
+		if end < 0 {
+			return nil, false
+		}
+		end += open + 1
+		for _, run := range []struct {
+			text string
+			segs []tseg
+		}{
+			{key[:open], t.segs[:t.tagFrom]},
+			{key[open+1 : end], t.segs[t.tagFrom:t.tagTo]},
+			{key[end+1:], t.segs[t.tagTo:]},
+		} {
+			if values, ok = matchRun(run.text, run.segs, values); !ok {
+				return nil, false
+			}
+		}
 	}
-	values := m[1:]
 	if k, err := t.Build(values...); err != nil || k != key {
 		return nil, false
 	}
 	return values, true
+}
+
+// matchRun matches text against segments with no braces between them,
+// appending the placeholders' values to values. Each placeholder takes at
+// least one byte, and each but the last the fewest that let the rest match:
+// up to the first place after its first byte where the next literal text
+// occurs, as a placeholder may hold any byte. That first place is the one to
+// take, since the rest, which then starts with a placeholder, matches from
+// there if it matches from anywhere later.
+func matchRun(text string, segs []tseg, values []string) ([]string, bool) {
+	pos := 0
+	for i := 0; i < len(segs); i++ {
+		s := segs[i]
+		if s.name == "" { // literal text at the start of the run
+			if !strings.HasPrefix(text, s.lit) {
+				return nil, false
+			}
+			pos = len(s.lit)
+			continue
+		}
+		switch {
+		case i+1 == len(segs): // the last placeholder takes the rest
+			if pos == len(text) {
+				return nil, false
+			}
+			values = append(values, text[pos:])
+			pos = len(text)
+		case segs[i+1].name != "": // another placeholder follows
+			if pos == len(text) {
+				return nil, false
+			}
+			values = append(values, text[pos:pos+1])
+			pos++
+		case i+2 == len(segs): // literal text ends the run
+			lit := segs[i+1].lit
+			if len(text)-len(lit) <= pos || !strings.HasSuffix(text, lit) {
+				return nil, false
+			}
+			values = append(values, text[pos:len(text)-len(lit)])
+			pos = len(text)
+			i++
+		default: // literal text, then more
+			lit := segs[i+1].lit
+			if pos == len(text) {
+				return nil, false
+			}
+			at := strings.Index(text[pos+1:], lit)
+			if at < 0 {
+				return nil, false
+			}
+			at += pos + 1
+			values = append(values, text[pos:at])
+			pos = at + len(lit)
+			i++
+		}
+	}
+	return values, pos == len(text)
 }
 
 // Symbolic returns the template's keys as a symbolic Key, each placeholder an
@@ -277,17 +341,18 @@ func (t *Template) Symbolic() Key {
 // values, in the order of Names. Build rejects values that would move the
 // hashtag, so the unknown parts of the values are taken to hold no braces.
 func (t *Template) Apply(values []Key) Key {
-	var k Key
+	var parts []Part
+	lit := func(text string) { parts = appendPart(parts, Part{Lit: text}) }
 	vi := 0
 	for i, s := range t.segs {
 		if i == t.tagFrom {
-			k = k.Append(Lit("{"))
+			lit("{")
 		}
 		if i == t.tagTo {
-			k = k.Append(Lit("}"))
+			lit("}")
 		}
 		if s.name == "" {
-			k = k.Append(Lit(s.lit))
+			lit(s.lit)
 			continue
 		}
 		var v Key
@@ -304,11 +369,11 @@ func (t *Template) Apply(values []Key) Key {
 					p.Name = s.name
 				}
 			}
-			k = k.Append(Key{Parts: []Part{p}})
+			parts = appendPart(parts, p)
 		}
 	}
 	if t.tagTo == len(t.segs) {
-		k = k.Append(Lit("}"))
+		lit("}")
 	}
-	return k
+	return Key{Parts: parts}
 }

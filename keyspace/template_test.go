@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestTemplateBuildAndMatch(t *testing.T) {
 			t.Errorf("Match(%q) = %v, want no match", bad, v)
 		}
 	}
-	// Values that would move or empty the hashtag are errors.
+	// Values that would move the hashtag, or are empty, are errors.
 	for _, values := range [][]string{{"or}ders", "1"}, {"{a}", "1"}, {"", "1"}} {
 		if k, err := job.Build(values...); err == nil {
 			t.Errorf("Build(%q) = %q, want an error", values, k)
@@ -96,4 +97,83 @@ func TestMustTemplatePanics(t *testing.T) {
 		}
 	}()
 	MustTemplate("emq:{<queue>")
+}
+
+// An empty value is refused, naming its placeholder: "emq:{orders}:job:" is
+// almost always an id that was never set. Match refuses such a key too.
+func TestBuildRefusesEmptyValue(t *testing.T) {
+	job := MustTemplate("emq:{<queue>}:job:<id>")
+	for _, tt := range []struct {
+		values []string
+		name   string
+	}{
+		{[]string{"orders", ""}, "<id>"},
+		{[]string{"", "42"}, "<queue>"},
+		{[]string{"", ""}, "<queue>"},
+	} {
+		k, err := job.Build(tt.values...)
+		if err == nil {
+			t.Errorf("Build(%q) = %q, want an error", tt.values, k)
+			continue
+		}
+		if !strings.Contains(err.Error(), "value of "+tt.name+" is empty") {
+			t.Errorf("Build(%q) error %q does not name %s as empty", tt.values, err, tt.name)
+		}
+	}
+	for _, key := range []string{"emq:{orders}:job:", "emq:{}:job:42"} {
+		if v, ok := job.Match(key); ok {
+			t.Errorf("Match(%q) = %q, want no match", key, v)
+		}
+	}
+	if v, ok := MustTemplate("<a>").Match(""); ok {
+		t.Errorf(`Match("") = %q, want no match`, v)
+	}
+}
+
+// Redis keys are binary-safe: Match gives back any bytes Build put in a
+// key, newlines, NUL and invalid UTF-8 included, and braces where Build lets
+// them be.
+func TestMatchBinaryValues(t *testing.T) {
+	tests := []struct {
+		template string
+		values   []string
+	}{
+		{"<a>", []string{"\n"}},
+		{"<a>", []string{"line1\nline2\r\n"}},
+		{"emq:{<queue>}:job:<id>", []string{"orders\n", "\x00\xff\xfe"}},
+		{"emq:{<queue>}:job:<id>", []string{"a{b", "{x}\n}"}},
+		{"<p>{<q>}<r>", []string{"}\n", "\x00{", "{}"}},
+		{"user:<uid>:profile", []string{"\xc3\xa9\xff1\x002"}},
+	}
+	for _, tt := range tests {
+		tmpl := MustTemplate(tt.template)
+		key, err := tmpl.Build(tt.values...)
+		if err != nil {
+			t.Errorf("%s.Build(%q): %v", tt.template, tt.values, err)
+			continue
+		}
+		got, ok := tmpl.Match(key)
+		if !ok || strings.Join(got, "\x00|") != strings.Join(tt.values, "\x00|") {
+			t.Errorf("%s.Match(%q) = %q, %v; want %q", tt.template, key, got, ok, tt.values)
+		}
+	}
+}
+
+// Match takes time linear in the key's length and the template's, whatever
+// their shape, so the audit can classify any key.
+func TestMatchLargeTemplate(t *testing.T) {
+	var text strings.Builder
+	values := make([]string, 5000)
+	for i := range values {
+		fmt.Fprintf(&text, "<p%d>:", i)
+		values[i] = "v"
+	}
+	tmpl := MustTemplate(text.String())
+	key := tmpl.Key(values...)
+	if got, ok := tmpl.Match(key); !ok || len(got) != len(values) {
+		t.Fatalf("Match of a key of 5000 parts: %d values, %v", len(got), ok)
+	}
+	if got := tmpl.Symbolic().String(); got != text.String() {
+		t.Fatalf("Symbolic() = %.40q..., want the template's text", got)
+	}
 }
