@@ -83,7 +83,7 @@ func TestFormatCapturedReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := formatSection("7.0.15", cmds)
+	got := formatSection("7.0.15", cmds, nil)
 	if got != wantSection {
 		t.Fatalf("section:\n%s\nwant:\n%s", got, wantSection)
 	}
@@ -299,7 +299,11 @@ func liveSection(t *testing.T, s *redistest.Server) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return formatSection(version, cmds)
+	sources, err := loadSpecs("specs", cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return formatSection(version, cmds, sources)
 }
 
 func firstDifference(a, b string) string {

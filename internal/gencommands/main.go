@@ -9,10 +9,16 @@
 //
 // Usage, from the module root (go generate runs it so):
 //
-//	go run ./internal/gencommands [-addr host:port] [-password pw] [-o rules.yaml]
+//	go run ./internal/gencommands [-addr host:port] [-password pw] [-o rules.yaml] [-specs dir]
 //
 // Without -addr it starts a redis-server from PATH on a Unix socket in a
 // temporary directory, and stops it when done.
+//
+// The commands the server does not have (those newer than it, and module
+// commands: RedisJSON, RedisTimeSeries, the probabilistic types, vector
+// sets) come from the command JSON files under -specs
+// (internal/gencommands/specs), copied from Redis's and the modules' public
+// source; see the README there. The server's own commands take precedence.
 package main
 
 import (
@@ -35,14 +41,15 @@ func main() {
 	addr := flag.String("addr", "", "address of a running Redis server (host:port); by default a redis-server is started")
 	password := flag.String("password", "", "password of the server's default user")
 	out := flag.String("o", "rules.yaml", "the rules file to update")
+	specs := flag.String("specs", filepath.Join("internal", "gencommands", "specs"), "the directory of command JSON files for the commands the server does not have")
 	flag.Parse()
-	if err := run(*addr, *password, *out); err != nil {
+	if err := run(*addr, *password, *out, *specs); err != nil {
 		fmt.Fprintln(os.Stderr, "gencommands:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, password, out string) error {
+func run(addr, password, out, specs string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	network := "tcp"
@@ -65,7 +72,11 @@ func run(addr, password, out string) error {
 	if err != nil {
 		return err
 	}
-	return update(out, formatSection(version, cmds))
+	sources, err := loadSpecs(specs, cmds)
+	if err != nil {
+		return err
+	}
+	return update(out, formatSection(version, cmds, sources))
 }
 
 func clientOptions(network, addr, password string) *redis.Options {

@@ -20,13 +20,23 @@ import (
 type Client struct {
 	Name string // "go-redis v9"
 	Path string // "github.com/redis/go-redis/v9"
+	// Types are what the library's types are (ruleset.TypeRole), in the
+	// order rules.yaml lists them.
+	Types [][2]string
+}
+
+// goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
+var goRedisTypes = [][2]string{
+	{"Client", "client"}, {"Conn", "client"},
+	{"ClusterClient", "cluster"}, {"UniversalClient", "cluster"}, {"Ring", "cluster"},
+	{"Tx", "tx"}, {"Pipeline", "pipeline"}, {"Pipeliner", "pipeline"},
 }
 
 // Clients are the client libraries whose tables are generated, in the order
 // of rules.yaml.
 var Clients = []Client{
-	{"go-redis v9", "github.com/redis/go-redis/v9"},
-	{"go-redis v8", "github.com/go-redis/redis/v8"},
+	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes},
+	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -155,6 +165,9 @@ type Method struct {
 	Args     string
 	Script   string // a parameter number or "receiver"
 	Fn, DB   int    // -1 when absent
+	// partial says why some keys of the method cannot be selected: a
+	// parameter named like keys whose type no selector reaches.
+	partial string
 }
 
 // Line formats the entry as a flow mapping.
@@ -297,9 +310,12 @@ var skipMethods = map[string]string{
 	"JSONDebugMemory": "go-redis panics: not implemented",
 }
 
-// unexpressible are methods whose keys no selector can describe.
+// unexpressible are methods whose keys no selector can describe, with the
+// reason, which rules.yaml gives.
 var unexpressible = map[string]string{
 	"XReadStreams": "streams ...string holds the streams and then their IDs",
+	"JSONMSetArgs": "the keys are the Key field of each element of docs []JSONSetArgs",
+	"TSMAdd":       "the keys are the first element of each slice of ktvSlices [][]interface{}",
 }
 
 // A Table is the generated method table of one client, with what was left
@@ -310,7 +326,8 @@ type Table struct {
 	// Missing are methods with keys whose command is not in the commands
 	// table, as "Method (COMMAND)".
 	Missing []string
-	// Unexpressible are methods whose keys no selector describes.
+	// Unexpressible are methods whose keys no selector describes, as
+	// "Method (reason)".
 	Unexpressible []string
 }
 
@@ -318,6 +335,11 @@ type Table struct {
 // commands table.
 func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, error) {
 	t := &Table{Client: c}
+	for _, tr := range c.Types {
+		if _, ok := api.Types.Scope().Lookup(tr[0]).(*types.TypeName); !ok {
+			return nil, fmt.Errorf("%s has no type %s, which the generator gives the role %s", api.Path, tr[0], tr[1])
+		}
+	}
 	conts := containers(cmds)
 	have := map[string]bool{}
 	for _, s := range specials {
@@ -346,9 +368,11 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 			errs = append(errs, err.Error())
 		case missing != "":
 			t.Missing = append(t.Missing, fmt.Sprintf("%s (%s)", name, missing))
+		case m != nil && m.partial != "":
+			t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, m.partial))
 		case m != nil && len(m.Keys) == 0:
-			if _, ok := unexpressible[name]; ok {
-				t.Unexpressible = append(t.Unexpressible, name)
+			if why, ok := unexpressible[name]; ok {
+				t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, why))
 			} else {
 				errs = append(errs, fmt.Sprintf("%s.%s sends %s, which takes keys, but no parameter is a key; add the method to the generator's overrides", api.Path, name, m.Command))
 			}
@@ -389,6 +413,11 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 			case isString(t):
 				m.Keys = append(m.Keys, strconv.Itoa(i))
 				continue
+			default:
+				if st, _ := structOf(t); st == nil {
+					m.partial = fmt.Sprintf("the keys are in %s %s", p.Name(), types.TypeString(t, types.RelativeTo(a.Types)))
+					continue
+				}
 			}
 		}
 		st, named := structOf(t)
@@ -454,6 +483,12 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		if sig.Variadic() {
 			m.Keys = append(m.Keys, fmt.Sprintf("%d...pairs", params.Len()-1))
 		}
+	} else if step := rangeStep(c); len(m.Keys) == 0 && step > 1 && sig.Variadic() && isEmptyInterface(params.At(params.Len()-1).Type()) {
+		// Keys and values in turns in a variadic ...interface{}, as the
+		// command's key spec says: every step-th element from the first.
+		if form, ok := stepForms[step]; ok {
+			m.Keys = append(m.Keys, fmt.Sprintf("%d...%s", params.Len()-1, form))
+		}
 	}
 	if dbCommands[cmd] {
 		for i := 0; i < params.Len(); i++ {
@@ -474,6 +509,30 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		}
 	}
 	return m, "", nil
+}
+
+// stepForms name the variadic selector forms by their step.
+var stepForms = map[int]string{2: "pairs", 3: "triples"}
+
+// rangeStep returns the step of a command whose only key spec is a range
+// from argument 1 to the last argument, or 0.
+func rangeStep(c *ruleset.Command) int {
+	if len(c.Keys) != 1 {
+		return 0
+	}
+	ks := c.Keys[0]
+	if ks.Keyword != "" || ks.IsKeyNum || ks.Index != 1 || ks.LastKey != -1 || ks.Limit > 1 {
+		return 0
+	}
+	return ks.Step
+}
+
+func isEmptyInterface(t types.Type) bool {
+	if s, ok := t.(*types.Slice); ok {
+		t = s.Elem()
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.Empty()
 }
 
 // hasKeys reports whether a command takes keys: a key spec not flagged
@@ -646,15 +705,25 @@ func Format(tables []*Table, commandsSource string) string {
 	for _, t := range tables {
 		fmt.Fprintf(&b, "  %s:\n", t.Client.Name)
 		fmt.Fprintf(&b, "    packages: [%s]\n", t.Client.Path)
+		if len(t.Client.Types) > 0 {
+			b.WriteString("    # What the library's types are: clients that may talk to a Redis\n")
+			b.WriteString("    # Cluster, the *Tx of a WATCH transaction, pipelines.\n")
+			var roles []string
+			for _, tr := range t.Client.Types {
+				roles = append(roles, tr[0]+": "+tr[1])
+			}
+			fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
+		}
 		b.WriteString("    methods:\n")
 		for _, m := range t.Methods {
 			fmt.Fprintf(&b, "      %s\n", m.Line())
 		}
 		if len(t.Unexpressible) > 0 {
-			wrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, ", ")+".")
+			wrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, "; ")+".")
 		}
 		if len(t.Missing) > 0 {
-			wrapComment(&b, "    ", "Not described until the commands table "+commandsSource+"has their commands: "+strings.Join(t.Missing, ", ")+".")
+			wrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+
+				"nor the command JSON files in internal/gencommands/specs have their commands: "+strings.Join(t.Missing, ", ")+".")
 		}
 	}
 	b.WriteString("# END GENERATED clients\n")

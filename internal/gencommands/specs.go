@@ -1,0 +1,417 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A specSource is one directory of specs/: command JSON files copied from a
+// public repository, for the commands that the live server does not have
+// (commands newer than it, and module commands).
+type specSource struct {
+	Dir string // the directory under specs/
+	// What says where the files come from, for the comment in rules.yaml.
+	What string
+	// Repo and the files' paths and commits come from the directory's
+	// MANIFEST.tsv.
+	Repo  string
+	Files []specFile
+	// Commands are the commands of the source that the table does not
+	// have yet, sorted by name. Derived is true when the source has no
+	// key specs and the keys were found from the arguments' types.
+	Commands []command
+	Derived  bool
+	// NoFlags is true when no command of the source has command flags.
+	NoFlags bool
+}
+
+// A specFile is one file of a source, at the commit it was copied from.
+type specFile struct {
+	Path, Commit string
+}
+
+// specSources lists the sources in the order they are used: a command is
+// taken from the first source that has it, and never when the live server
+// has it.
+var specSources = []struct{ dir, what string }{
+	{"redis", "Redis's own command JSON files (src/commands/*.json), with their key specs"},
+	{"vector-sets", "the command JSON of the vector sets module in Redis's source (modules/vector-sets/commands.json)"},
+	{"redisjson", "RedisJSON's commands.json"},
+	{"valkey-json", "valkey-json's command JSON files (src/commands/*.json), for the JSON commands that the RedisJSON file does not list"},
+	{"redistimeseries", "RedisTimeSeries's commands.json"},
+}
+
+// jsonCommand is a command of a command JSON file, in the schema of Redis's
+// src/commands/*.json (which the modules' commands.json files share, but
+// for key specs, arity and flags).
+type jsonCommand struct {
+	Arity        *int          `json:"arity"`
+	Container    string        `json:"container"`
+	CommandFlags []string      `json:"command_flags"`
+	CommandTips  []string      `json:"command_tips"`
+	KeySpecs     []jsonKeySpec `json:"key_specs"`
+	Arguments    []jsonArg     `json:"arguments"`
+}
+
+type jsonKeySpec struct {
+	Flags       []string `json:"flags"`
+	BeginSearch struct {
+		Index *struct {
+			Pos int `json:"pos"`
+		} `json:"index"`
+		Keyword *struct {
+			Keyword   string `json:"keyword"`
+			StartFrom int    `json:"startfrom"`
+		} `json:"keyword"`
+	} `json:"begin_search"`
+	FindKeys struct {
+		Range *struct {
+			LastKey int `json:"lastkey"`
+			Step    int `json:"step"`
+			Limit   int `json:"limit"`
+		} `json:"range"`
+		KeyNum *struct {
+			KeyNumIdx int `json:"keynumidx"`
+			FirstKey  int `json:"firstkey"`
+			Step      int `json:"step"`
+		} `json:"keynum"`
+	} `json:"find_keys"`
+}
+
+type jsonArg struct {
+	Name      string    `json:"name"`
+	Type      string    `json:"type"`
+	Token     string    `json:"token"`
+	Optional  bool      `json:"optional"`
+	Multiple  bool      `json:"multiple"`
+	Arguments []jsonArg `json:"arguments"`
+}
+
+// loadSpecs reads the sources under dir and returns, for each, the
+// commands that have (the live table) does not, in the order of
+// specSources. A command in two sources is taken from the first.
+func loadSpecs(dir string, have []command) ([]specSource, error) {
+	seen := map[string]bool{}
+	for _, c := range have {
+		seen[c.Name] = true
+	}
+	var out []specSource
+	for _, s := range specSources {
+		src, err := loadSource(filepath.Join(dir, s.dir))
+		if err != nil {
+			return nil, err
+		}
+		src.Dir, src.What = s.dir, s.what
+		var cmds []command
+		for _, c := range src.Commands {
+			if seen[c.Name] {
+				continue
+			}
+			seen[c.Name] = true
+			cmds = append(cmds, c)
+		}
+		src.Commands = cmds
+		out = append(out, src)
+	}
+	return out, nil
+}
+
+// loadSource reads one source directory: MANIFEST.tsv, whose first line is
+// "repository<TAB>owner/name" and whose other lines are "path<TAB>commit",
+// and commands.json, an object of the files by path, each the file's JSON
+// (an object of its commands by name).
+func loadSource(dir string) (specSource, error) {
+	var src specSource
+	mpath := filepath.Join(dir, "MANIFEST.tsv")
+	mdata, err := os.ReadFile(mpath)
+	if err != nil {
+		return src, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(mdata))
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(text, "\t")
+		if !ok || k == "" || v == "" {
+			return src, fmt.Errorf("%s:%d: want two fields separated by a tab, got %q", mpath, line, text)
+		}
+		if k == "repository" {
+			src.Repo = v
+			continue
+		}
+		if len(v) != 40 {
+			return src, fmt.Errorf("%s:%d: commit %q is not 40 hex digits", mpath, line, v)
+		}
+		src.Files = append(src.Files, specFile{k, v})
+	}
+	if src.Repo == "" {
+		return src, fmt.Errorf("%s: no repository line", mpath)
+	}
+	cpath := filepath.Join(dir, "commands.json")
+	cdata, err := os.ReadFile(cpath)
+	if err != nil {
+		return src, err
+	}
+	var files map[string]map[string]jsonCommand
+	if err := json.Unmarshal(cdata, &files); err != nil {
+		return src, fmt.Errorf("%s: %v", cpath, err)
+	}
+	listed := map[string]bool{}
+	for _, f := range src.Files {
+		listed[f.Path] = true
+		if _, ok := files[f.Path]; !ok {
+			return src, fmt.Errorf("%s lists %s, which %s does not have", mpath, f.Path, cpath)
+		}
+	}
+	names := map[string]string{}
+	src.NoFlags = true
+	for path, cmds := range files {
+		if !listed[path] {
+			return src, fmt.Errorf("%s has %s, which %s does not list with its commit", cpath, path, mpath)
+		}
+		for name, jc := range cmds {
+			c, derived, err := fromJSON(name, jc)
+			if err != nil {
+				return src, fmt.Errorf("%s: %s: %v", cpath, path, err)
+			}
+			if prev, ok := names[c.Name]; ok {
+				return src, fmt.Errorf("%s: command %s is in both %s and %s", cpath, c.Name, prev, path)
+			}
+			names[c.Name] = path
+			src.Derived = src.Derived || derived
+			src.NoFlags = src.NoFlags && len(jc.CommandFlags) == 0
+			src.Commands = append(src.Commands, c)
+		}
+	}
+	slices.SortFunc(src.Commands, func(a, b command) int { return strings.Compare(a.Name, b.Name) })
+	return src, nil
+}
+
+// fromJSON converts a command of a command JSON file. A command without
+// key specs has its keys derived from its arguments' types (derived is
+// then true, unless it has no key arguments either).
+func fromJSON(name string, jc jsonCommand) (c command, derived bool, err error) {
+	c.Name = strings.ToLower(name)
+	if jc.Container != "" {
+		c.Name = strings.ToLower(jc.Container) + "|" + c.Name
+	}
+	for _, f := range jc.CommandFlags {
+		c.Flags = append(c.Flags, strings.ToLower(f))
+	}
+	for _, tip := range jc.CommandTips {
+		if strings.EqualFold(tip, "request_policy:multi_shard") {
+			c.Split = true
+		}
+	}
+	fail := func(format string, args ...any) (command, bool, error) {
+		return c, false, fmt.Errorf("command %s: %s", c.Name, fmt.Sprintf(format, args...))
+	}
+	if jc.KeySpecs != nil {
+		for i, js := range jc.KeySpecs {
+			ks, known, err := fromJSONKeySpec(js)
+			if err != nil {
+				return fail("key spec %d: %v", i, err)
+			}
+			if known {
+				c.Keys = append(c.Keys, ks)
+			} else {
+				c.Unknown++
+			}
+		}
+	} else {
+		c.Keys, err = deriveKeys(jc.Arguments)
+		if err != nil {
+			return fail("%v", err)
+		}
+		derived = len(c.Keys) > 0
+	}
+	if jc.Arity != nil {
+		c.Arity = *jc.Arity
+	} else {
+		c.Arity = deriveArity(jc.Arguments)
+	}
+	return c, derived, nil
+}
+
+func fromJSONKeySpec(js jsonKeySpec) (ks keySpec, known bool, err error) {
+	for _, f := range js.Flags {
+		ks.Flags = append(ks.Flags, strings.ToUpper(f))
+	}
+	bs, fk := js.BeginSearch, js.FindKeys
+	switch {
+	case bs.Index != nil && bs.Keyword == nil:
+		ks.Index = bs.Index.Pos
+	case bs.Keyword != nil && bs.Index == nil:
+		if bs.Keyword.Keyword == "" {
+			return ks, false, errors.New("begin_search by an empty keyword")
+		}
+		ks.Keyword, ks.StartFrom = bs.Keyword.Keyword, bs.Keyword.StartFrom
+	case bs.Index == nil && bs.Keyword == nil:
+		return ks, false, nil // unknown
+	default:
+		return ks, false, errors.New("begin_search is both by index and by keyword")
+	}
+	switch {
+	case fk.Range != nil && fk.KeyNum == nil:
+		ks.LastKey, ks.Step, ks.Limit = fk.Range.LastKey, fk.Range.Step, fk.Range.Limit
+	case fk.KeyNum != nil && fk.Range == nil:
+		ks.IsKeyNum = true
+		ks.KeyNumIdx, ks.FirstKey, ks.Step = fk.KeyNum.KeyNumIdx, fk.KeyNum.FirstKey, fk.KeyNum.Step
+	case fk.Range == nil && fk.KeyNum == nil:
+		return ks, false, nil // unknown
+	default:
+		return ks, false, errors.New("find_keys is both a range and keynum")
+	}
+	return ks, true, nil
+}
+
+// deriveKeys finds where a command's keys are from its arguments, for a
+// command JSON without key specs. It knows three shapes, which are those of
+// the module commands slotlint needs:
+//
+//   - a key argument at a fixed place: every argument before it is
+//     required and of a fixed width;
+//   - a multiple key argument followed only by required arguments of a fixed
+//     width (JSON.MGET key [key ...] path): the keys run from its place to
+//     that many arguments before the end;
+//   - a multiple block, the last argument, of required single arguments one
+//     of which is a key (TS.MADD {key timestamp value} ...): the keys are
+//     every block's key, up to the end.
+//
+// Any other place of a key argument is an error, so that a new shape gets
+// a rule here instead of wrong key positions. Key specs have no flags then.
+func deriveKeys(args []jsonArg) ([]keySpec, error) {
+	var specs []keySpec
+	pos := 1
+	for i, a := range args {
+		if !slices.ContainsFunc(args[i:], hasKey) {
+			break
+		}
+		switch {
+		case a.Type == "key" && a.Optional:
+			return nil, fmt.Errorf("key argument %q is optional", a.Name)
+		case a.Type == "key" && !a.Multiple:
+			specs = append(specs, keySpec{Index: pos, Step: 1})
+			pos++
+		case a.Type == "key":
+			rest := 0
+			for _, b := range args[i+1:] {
+				w, ok := fixedWidth(b)
+				if !ok || hasKey(b) {
+					return nil, fmt.Errorf("multiple key argument %q is followed by %q, which is optional, of a variable width or a key", a.Name, argName(b))
+				}
+				rest += w
+			}
+			return append(specs, keySpec{Index: pos, LastKey: -(rest + 1), Step: 1}), nil
+		case a.Type == "block" && a.Multiple && !a.Optional && a.Token == "" && i == len(args)-1:
+			at, width := -1, 0
+			for _, m := range a.Arguments {
+				w, ok := fixedWidth(m)
+				if !ok || m.Type == "block" && hasKey(m) {
+					return nil, fmt.Errorf("block %q has %q, which is optional, of a variable width or a nested key", a.Name, argName(m))
+				}
+				if m.Type == "key" {
+					if at >= 0 {
+						return nil, fmt.Errorf("block %q has two keys", a.Name)
+					}
+					at = width
+				}
+				width += w
+			}
+			return append(specs, keySpec{Index: pos + at, LastKey: -1, Step: width}), nil
+		case hasKey(a):
+			return nil, fmt.Errorf("argument %q holds a key in a shape the generator does not know", argName(a))
+		default:
+			w, ok := fixedWidth(a)
+			if !ok {
+				return nil, fmt.Errorf("a key comes after %q, which is optional or of a variable width", argName(a))
+			}
+			pos += w
+		}
+	}
+	return specs, nil
+}
+
+func argName(a jsonArg) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return a.Type
+}
+
+func hasKey(a jsonArg) bool {
+	return a.Type == "key" || slices.ContainsFunc(a.Arguments, hasKey)
+}
+
+// fixedWidth returns the number of arguments a required, single argument
+// takes. ok is false for optional and multiple arguments, and for a oneof,
+// whose choices the width depends on.
+func fixedWidth(a jsonArg) (w int, ok bool) {
+	if a.Optional || a.Multiple {
+		return 0, false
+	}
+	if a.Token != "" {
+		w = 1
+	}
+	switch a.Type {
+	case "pure-token":
+		return 1, true
+	case "oneof":
+		return 0, false
+	case "block":
+		for _, m := range a.Arguments {
+			mw, ok := fixedWidth(m)
+			if !ok {
+				return 0, false
+			}
+			w += mw
+		}
+		return w, true
+	}
+	return w + 1, true
+}
+
+// deriveArity computes a command's arity from its arguments, for a command
+// JSON without one: the command name and its required arguments, negative
+// when it takes more (optional, multiple or oneof arguments).
+func deriveArity(args []jsonArg) int {
+	n, more := 1, false
+	var walk func(args []jsonArg)
+	walk = func(args []jsonArg) {
+		for _, a := range args {
+			if a.Optional {
+				more = true
+				continue
+			}
+			if a.Multiple {
+				more = true
+			}
+			if a.Token != "" && a.Type != "pure-token" {
+				n++
+			}
+			switch a.Type {
+			case "block":
+				walk(a.Arguments)
+			case "oneof":
+				more = true
+				n++
+			default:
+				n++
+			}
+		}
+	}
+	walk(args)
+	if more {
+		return -n
+	}
+	return n
+}
