@@ -3,6 +3,7 @@ package checks_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -133,38 +134,55 @@ func TestRulesFileChecks(t *testing.T) {
 			t.Errorf("rules.yaml checks: %s is not in the registry, package checks", name)
 		}
 	}
-	data, err := os.ReadFile("../rules.yaml")
+	// The text of the section: each check's description as its comment,
+	// then its name and severity, in the registry's order.
+	const file = "../rules.yaml"
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rulesFileOrder(t, data); !slices.Equal(got, checks.Names()) {
-		t.Errorf("rules.yaml lists the checks in the order\n%q\nthe registry's is\n%q", got, checks.Names())
+	start := bytes.Index(data, []byte("\nchecks:\n"))
+	if start < 0 {
+		t.Fatalf("%s has no checks: section", file)
+	}
+	start += len("\nchecks:\n")
+	end := bytes.Index(data[start:], []byte("\n\n"))
+	if end < 0 {
+		t.Fatalf("%s: no blank line after the checks: section", file)
+	}
+	end += start + 1
+	want := rulesSection()
+	if got := string(data[start:end]); got != want {
+		if *update {
+			out := slices.Concat(data[:start], []byte(want), data[end:])
+			if err := os.WriteFile(file, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s rewritten; run go generate at the root for builtin_rules.go", file)
+		} else {
+			t.Errorf("%s's checks: section is\n%s\nthe registry's is\n%s\nrun go test ./checks -run TestRulesFileChecks -update, then go generate", file, got, want)
+		}
 	}
 }
 
-// rulesFileOrder returns the names under checks: in a rules file, in order.
-func rulesFileOrder(t *testing.T, data []byte) []string {
-	var names []string
-	in := false
-	for line := range strings.Lines(string(data)) {
-		line = strings.TrimRight(line, "\n")
-		switch {
-		case line == "checks:":
-			in = true
-		case !in || strings.HasPrefix(strings.TrimSpace(line), "#"):
-		case line == "":
-			return names
-		case strings.HasPrefix(line, "  "):
-			name, _, ok := strings.Cut(strings.TrimSpace(line), ":")
-			if !ok {
-				t.Fatalf("rules.yaml checks: line %q", line)
+// rulesSection returns the body of rules.yaml's checks: section: each
+// check's description as a comment, wrapped at 78 columns, then the check
+// and its default severity.
+func rulesSection() string {
+	var b strings.Builder
+	for _, c := range checks.All() {
+		line := "  #"
+		for _, word := range strings.Fields(c.Description) {
+			if len(line)+1+len(word) > 78 && line != "  #" {
+				b.WriteString(line + "\n")
+				line = "  #"
 			}
-			names = append(names, name)
-		default:
-			return names
+			line += " " + word
 		}
+		b.WriteString(line + "\n")
+		fmt.Fprintf(&b, "  %s: %s\n", c.Name, c.Severity)
 	}
-	return names
+	return b.String()
 }
 
 // luacheck's categories are the registry's names.
