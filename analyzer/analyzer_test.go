@@ -25,6 +25,7 @@ import (
 //	atomic*     the atomicity checks: a balance withdrawal, an inventory
 //	            reservation, a counter with a floor and a ceiling, an order
 //	            confirmation, retry loops, go-redis's Watch example, and v8
+//	newcommands commands newer than Redis 7.0 and module commands (JSON, t-digest)
 func TestAnalyzer(t *testing.T) {
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
@@ -33,7 +34,8 @@ func TestAnalyzer(t *testing.T) {
 	setFlag(t, "rules", filepath.Join(dir, "wrappers", "rules.yaml"))
 	analysistest.Run(t, dir, analyzer.Analyzer,
 		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts", "./functions",
-		"./atomicbalance", "./atomicinventory", "./atomiccounter", "./atomicorder", "./atomicretry", "./atomicexample", "./atomicv8")
+		"./atomicbalance", "./atomicinventory", "./atomiccounter", "./atomicorder", "./atomicretry", "./atomicexample", "./atomicv8",
+		"./newcommands")
 }
 
 func setFlag(t *testing.T, name, value string) {
