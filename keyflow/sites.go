@@ -218,7 +218,7 @@ func (g *Engine) commandFlags(site *Site, call *ast.CallExpr, m *ruleset.Method)
 			continue
 		}
 		if sel.Variadic && !call.Ellipsis.IsValid() {
-			for i := sel.Param; i < len(call.Args); i += max(sel.Step, 1) {
+			for i := sel.Param; i < variadicEnd(sel, len(call.Args)); i += max(sel.Step, 1) {
 				site.KeyArgs[i] = true
 			}
 		} else {
@@ -305,7 +305,7 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		}
 		switch {
 		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
-			for i := sel.Param; i < len(args); i += max(sel.Step, 1) {
+			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
 				groups = append(groups, e.keys(args[i]))
 			}
 		case sel.Variadic || sel.Slice:
@@ -336,6 +336,15 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		}
 	}
 	return groups, open
+}
+
+// variadicEnd returns where the keys of a variadic selector end among a
+// call's n arguments: at the end, or half way for N...half.
+func variadicEnd(sel ruleset.Selector, n int) int {
+	if sel.Half {
+		return sel.Param + (n-sel.Param)/2
+	}
+	return n
 }
 
 func hasMany(elems []elem) bool {

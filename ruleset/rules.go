@@ -187,6 +187,7 @@ const ReceiverParam = -1
 //	N...        variadic parameter N: every element is a key
 //	N...pairs   variadic parameter N: elements 0, 2, 4, ... are keys (MSet)
 //	N...triples variadic parameter N: elements 0, 3, 6, ... are keys (JSONMSet)
+//	N...half    variadic parameter N: its first half are keys (XReadStreams)
 //	N[]         parameter N is a []string of keys
 //	N.F         field F of the struct (or pointer) parameter N is a key
 //	N.F[]       field F is a []string of keys
@@ -197,7 +198,7 @@ type Selector struct {
 	Variadic bool // N... : each element of the variadic parameter
 	Step     int  // 1, 2 for pairs, 3 for triples
 	Slice    bool // []: each element of the slice
-	Half     bool // [:half]: the first half of the slice's elements
+	Half     bool // [:half] or ...half: the first half of the elements
 	Text     string
 }
 
@@ -228,6 +229,9 @@ func ParseSelector(text string) (Selector, error) {
 	case rest == "...triples":
 		s.Variadic, s.Step = true, 3
 		return s, nil
+	case rest == "...half":
+		s.Variadic, s.Half = true, true
+		return s, nil
 	case rest == "[]":
 		s.Slice = true
 		return s, nil
@@ -252,7 +256,7 @@ func ParseSelector(text string) (Selector, error) {
 			return s, nil
 		}
 	}
-	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N[], N.Field, N.Field[], N.Field[:half]", text)
+	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N[], N.Field, N.Field[], N.Field[:half]", text)
 }
 
 // A Wrapper is a user function that takes keys and passes them to one

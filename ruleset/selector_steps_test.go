@@ -28,3 +28,18 @@ func TestParseSelectorSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSelectorHalf checks N...half, the first half of a variadic
+// parameter (XReadStreams: the streams, then their IDs).
+func TestParseSelectorHalf(t *testing.T) {
+	s, err := ParseSelector("1...half")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Variadic || !s.Half || s.Slice || s.Step != 1 || s.Param != 1 {
+		t.Errorf("got %+v", s)
+	}
+	if _, err := ParseSelector("1...halves"); err == nil {
+		t.Error("1...halves: no error")
+	}
+}

@@ -313,7 +313,6 @@ var skipMethods = map[string]string{
 // unexpressible are methods whose keys no selector can describe, with the
 // reason, which rules.yaml gives.
 var unexpressible = map[string]string{
-	"XReadStreams": "streams ...string holds the streams and then their IDs",
 	"JSONMSetArgs": "the keys are the Key field of each element of docs []JSONSetArgs",
 	"TSMAdd":       "the keys are the first element of each slice of ktvSlices [][]interface{}",
 }
@@ -483,7 +482,11 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		if sig.Variadic() {
 			m.Keys = append(m.Keys, fmt.Sprintf("%d...pairs", params.Len()-1))
 		}
-	} else if step := rangeStep(c); len(m.Keys) == 0 && step > 1 && sig.Variadic() && isEmptyInterface(params.At(params.Len()-1).Type()) {
+	} else if last := params.At(params.Len() - 1); len(m.Keys) == 0 && sig.Variadic() && halfRange(c) && isStringSlice(last.Type()) {
+		// Keys and then as many IDs in a variadic ...string, as the
+		// command's key spec says (XREAD STREAMS key [key ...] id [id ...]).
+		m.Keys = append(m.Keys, fmt.Sprintf("%d...half", params.Len()-1))
+	} else if step := rangeStep(c); len(m.Keys) == 0 && step > 1 && sig.Variadic() && isEmptyInterface(last.Type()) {
 		// Keys and values in turns in a variadic ...interface{}, as the
 		// command's key spec says: every step-th element from the first.
 		if form, ok := stepForms[step]; ok {
@@ -525,6 +528,12 @@ func rangeStep(c *ruleset.Command) int {
 		return 0
 	}
 	return ks.Step
+}
+
+// halfRange reports whether a command's only key spec takes the first half
+// of the arguments after its begin (limit 2), as XREAD's streams.
+func halfRange(c *ruleset.Command) bool {
+	return len(c.Keys) == 1 && c.Keys[0].LastKey == -1 && c.Keys[0].Limit == 2 && !c.Keys[0].IsKeyNum
 }
 
 func isEmptyInterface(t types.Type) bool {

@@ -37,3 +37,14 @@ func setsAndLists(ctx context.Context, rdb *redis.ClusterClient) {
 	rdb.LMoveM(ctx, "lmovem_l", "lmovem_m", "LEFT", "LEFT", redis.LMoveMArgs{}) // want `LMOVEM keys "lmovem_l" .* and "lmovem_m" .* hash to different slots`
 	rdb.LMoveM(ctx, "{lmovem}_l", "{lmovem}_m", "LEFT", "LEFT", redis.LMoveMArgs{})
 }
+
+// XREAD STREAMS key [key ...] id [id ...], with the streams and their IDs in
+// one variadic parameter: the first half are keys, the IDs are not.
+func xreadStreams(ctx context.Context, rdb *redis.ClusterClient) {
+	rdb.XReadStreams(ctx, "stream", "stream2", "0", "0") // want `XREAD keys "stream" \(slot 1386\) and "stream2" \(slot 9328\) hash to different slots`
+	rdb.XReadStreams(ctx, "{stream}", "{stream}2", "0", "$")
+	streams := []string{"{stream}", "{stream}2", "0", "0"}
+	rdb.XReadStreams(ctx, streams...)
+	bad := []string{"stream", "stream2", "0", "0"}
+	rdb.XReadStreams(ctx, bad...) // want `XREAD keys "stream" .* and "stream2" .* hash to different slots`
+}
