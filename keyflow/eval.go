@@ -691,6 +691,10 @@ func (e *evaluator) slice(x ast.Expr) slice {
 			s.elems = append(s.elems, elem{alts: e.keys(el)})
 		}
 		return s
+	case *ast.BasicLit:
+		if x == zeroExpr {
+			return slice{} // var keys []string
+		}
 	case *ast.CallExpr:
 		if isBuiltin(info, x.Fun, "append") && len(x.Args) > 0 {
 			s := e.slice(x.Args[0])

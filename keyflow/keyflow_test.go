@@ -1,0 +1,528 @@
+package keyflow_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/ruleset"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+// The engine's tests give Go snippets, type-checked against the real
+// go-redis v9 that the module's go.mod requires, and assert what the engine
+// resolves: the symbolic keys at each call site and each transaction's
+// key set, never the text of a finding.
+//
+// A snippet is the body of a file of package p, after the imports every
+// snippet gets. Its model is dumped one line per site, in the order of the
+// function's body:
+//
+//	F: NAME [alt|alt] [key] open
+//
+// where F is the function, NAME the site's Name, each [...] a group of keys
+// with its alternatives, and "open" marks keys the engine cannot see. A
+// transaction's line lists all its keys; its commands follow with the
+// handle they are sent on ("on tx", "queued", "piped") and the line of the
+// call that made the handle, counted from the function's first line ("@L1").
+
+const header = `package p
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+var (
+	_ = fmt.Sprint
+	_ = strings.Join
+	_ = keyspace.MustTemplate
+)
+
+`
+
+type engineCase struct {
+	name string
+	src  string
+	// dep is a package "dep" that src may import as
+	// "snippets/dep"; its facts reach src's engine.
+	dep  string
+	want []string
+}
+
+var engineCases = []engineCase{
+	{
+		name: "literals",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	rdb.Rename(ctx, "tmp:user:1", "user:1")
+	rdb.MGet(ctx, "a", "{a}:b")
+}`,
+		want: []string{
+			`f: RENAME ["tmp:user:1"] ["user:1"]`,
+			`f: MGET ["a"] ["{a}:b"]`,
+		},
+	},
+	{
+		// Built as in shop.go of the demo: a key and its temporary copy.
+		name: "sprintf-concat-variables",
+		src: `func f(ctx context.Context, rdb *redis.Client, uid int) {
+	k := fmt.Sprintf("user:%d:cache", uid)
+	tmp := "tmp:" + k
+	rdb.Rename(ctx, tmp, k)
+}`,
+		want: []string{`f: RENAME ["tmp:user:<uid>:cache"] ["user:<uid>:cache"]`},
+	},
+	{
+		name: "branches-give-alternatives",
+		src: `func f(ctx context.Context, rdb *redis.Client, hot bool) {
+	k := "cold:{x}"
+	if hot {
+		k = "hot:{x}"
+	}
+	rdb.LMove(ctx, k, "{x}:done", "LEFT", "RIGHT")
+}`,
+		want: []string{`f: LMOVE ["cold:{x}"|"hot:{x}"] ["{x}:done"]`},
+	},
+	{
+		name: "helper-summary",
+		src: `func pending(queue string) string { return "emq:{" + queue + "}:pending" }
+func active(queue string) string  { return "emq:{" + queue + "}:active" }
+
+func f(ctx context.Context, rdb *redis.Client, q string) {
+	rdb.LMove(ctx, pending(q), active(q), "LEFT", "RIGHT")
+}`,
+		want: []string{`f: LMOVE ["emq:{<q>}:pending"] ["emq:{<q>}:active"]`},
+	},
+	{
+		name: "slices-and-variadic",
+		src: `func f(ctx context.Context, rdb *redis.Client, more []string) {
+	keys := []string{"a", "b"}
+	keys = append(keys, "c")
+	rdb.Del(ctx, keys...)
+	rdb.Del(ctx, more...)
+	rdb.Eval(ctx, "return 1", []string{"{s}:1", "{s}:2"}, "arg")
+}`,
+		want: []string{
+			`f: DEL ["a"] ["b"] ["c"]`,
+			`f: DEL open`,
+			`f: EVAL ["{s}:1"] ["{s}:2"] script "return 1" keys 2 args 1`,
+		},
+	},
+	{
+		name: "loop-elements-vary",
+		src: `func f(ctx context.Context, rdb *redis.Client, ids []string) {
+	var keys []string
+	for _, id := range ids {
+		keys = append(keys, "job:"+id)
+	}
+	rdb.Del(ctx, keys...)
+}`,
+		// An element built in a loop stands for many: it is given again as
+		// another iteration sees it.
+		want: []string{`f: DEL ["job:<id>"] ["job:<id>"]`},
+	},
+	{
+		name: "raw-do",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	rdb.Do(ctx, "RENAME", "a", "b")
+	rdb.Do(ctx, "EVAL", "return redis.call('GET', KEYS[1])", 1, "{k}:1", "x")
+	rdb.Do(ctx, "PING")
+}`,
+		want: []string{
+			`f: RENAME ["a"] ["b"]`,
+			`f: EVAL ["{k}:1"] script "return redis.call('GET', KEYS[1])" keys 1 args 1`,
+			`f: PING`,
+		},
+	},
+	{
+		name: "template",
+		src: `var job = keyspace.MustTemplate("emq:{<queue>}:job:<id>")
+
+func f(ctx context.Context, rdb *redis.Client, q, id string) {
+	rdb.Rename(ctx, job.Key(q, id), "emq:{"+q+"}:done")
+}`,
+		want: []string{`f: RENAME ["emq:{<q>}:job:<id>"] ["emq:{<q>}:done"]`},
+	},
+	{
+		// go-redis's own Watch example (example_test.go, ExampleClient_Watch),
+		// reduced, with the update queued in MULTI/EXEC.
+		name: "watch-transaction",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	rdb.Watch(ctx, func(tx *redis.Tx) error {
+		n, _ := tx.Get(ctx, "counter").Int()
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Set(ctx, "counter", n+1, 0)
+			pipe.Incr(ctx, "updates")
+			return nil
+		})
+		return err
+	}, "counter")
+}`,
+		want: []string{
+			`f: WATCH transaction ["counter"] ["counter"] ["counter"] ["updates"]`,
+			`f: GET ["counter"] on tx @L1`,
+			`f: MULTI/EXEC transaction on-tx on tx @L1`,
+			`f: SET ["counter"] queued @L3`,
+			`f: INCR ["updates"] queued @L3`,
+		},
+	},
+	{
+		name: "tx-pipeline-and-plain-pipeline",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	p := rdb.TxPipeline()
+	p.Incr(ctx, "a")
+	p.Incr(ctx, "b")
+	p.Exec(ctx)
+	q := rdb.Pipeline()
+	q.Incr(ctx, "c")
+	q.Incr(ctx, "d")
+	q.Exec(ctx)
+}`,
+		// A plain pipeline is not a transaction: it has no keys of its own.
+		want: []string{
+			`f: MULTI/EXEC transaction ["a"] ["b"]`,
+			`f: INCR ["a"] queued @L1`,
+			`f: INCR ["b"] queued @L1`,
+			`f: Exec queued @L1`,
+			`f: Pipeline`,
+			`f: INCR ["c"] piped @L5`,
+			`f: INCR ["d"] piped @L5`,
+			`f: Exec piped @L5`,
+		},
+	},
+	{
+		// A helper handed the *redis.Tx: its TxPipelined belongs to a Watch
+		// elsewhere, so it is no transaction of its own. A type of the
+		// application that is also named Tx is not go-redis's: the rules
+		// name the client's types with their package.
+		name: "tx-type-from-rules",
+		src: `type Tx struct{ *redis.Client }
+
+func helper(ctx context.Context, tx *redis.Tx) {
+	tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "a")
+		p.Incr(ctx, "b")
+		return nil
+	})
+}
+
+func mine(ctx context.Context, tx Tx) {
+	tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "a")
+		p.Incr(ctx, "b")
+		return nil
+	})
+}`,
+		want: []string{
+			`helper: MULTI/EXEC transaction on-tx`,
+			`helper: INCR ["a"] queued @L1`,
+			`helper: INCR ["b"] queued @L1`,
+			`mine: MULTI/EXEC transaction ["a"] ["b"]`,
+			`mine: INCR ["a"] queued @L1`,
+			`mine: INCR ["b"] queued @L1`,
+		},
+	},
+	{
+		name: "cluster-client-from-rules",
+		src: `const src = "return redis.call('GET', KEYS[1])"
+
+var script = redis.NewScript(src)
+
+func f(ctx context.Context, rdb *redis.Client, crdb *redis.ClusterClient) {
+	rdb.Eval(ctx, src, []string{"a"})
+	crdb.Eval(ctx, src, []string{"a"})
+	script.Run(ctx, crdb, []string{"b"})
+}`,
+		want: []string{
+			`f: EVAL ["a"] script "return redis.call('GET', KEYS[1])" keys 1 args 0`,
+			`f: EVAL ["a"] script "return redis.call('GET', KEYS[1])" keys 1 args 0 cluster`,
+			`f: EVALSHA ["b"] script "return redis.call('GET', KEYS[1])" keys 1 args 0 cluster`,
+			`init: NewScript`,
+		},
+	},
+	{
+		// A wrapper that passes its parameters on: its callers are checked
+		// for its command, with their own keys.
+		name: "wrapper-carried",
+		src: `func swap(ctx context.Context, rdb *redis.Client, a, b string) {
+	rdb.Rename(ctx, a, b)
+}
+
+func f(ctx context.Context, rdb *redis.Client, id string) {
+	swap(ctx, rdb, "tmp:user:"+id, "user:"+id)
+}
+
+func g(ctx context.Context, rdb *redis.Client, user string) {
+	swap(ctx, rdb, "tmp:"+user, user)
+}`,
+		// g passes its own parameter on as a key: its callers are checked.
+		want: []string{
+			`swap: RENAME ["<a>"] ["<b>"] carried`,
+			`f: RENAME (through swap at p.go:19) ["tmp:user:<id>"] ["user:<id>"]`,
+			`g: RENAME (through swap at p.go:19) ["tmp:<user>"] ["<user>"] carried`,
+		},
+	},
+	{
+		// Facts carry a helper's keys to an importing package.
+		name: "facts-across-packages",
+		dep: `package dep
+
+func Cache(user string) string    { return "shop:user:" + user + ":cache" }
+func TmpCache(user string) string { return "tmp:" + Cache(user) }
+`,
+		src: `func f(ctx context.Context, rdb *redis.Client, sku string) {
+	rdb.Rename(ctx, dep.TmpCache(sku), dep.Cache(sku))
+}`,
+		want: []string{`f: RENAME ["tmp:shop:user:<sku>:cache"] ["shop:user:<sku>:cache"]`},
+	},
+}
+
+// TestEngine checks the model of each snippet.
+func TestEngine(t *testing.T) {
+	pkgs := loadSnippets(t)
+	rules, err := slotlint.LoadRules("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range engineCases {
+		t.Run(tc.name, func(t *testing.T) {
+			facts := memFacts{}
+			if tc.dep != "" {
+				dep := pkgs["snippets/"+tc.name+"/dep"]
+				keyflow.New(config(dep, rules, facts)).ExportFacts()
+			}
+			pkg := pkgs["snippets/"+tc.name]
+			g := keyflow.New(config(pkg, rules, facts))
+			var got []string
+			for _, s := range g.Funcs() {
+				got = append(got, dump(pkg, s)...)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("model:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+			}
+		})
+	}
+}
+
+// TestFacts checks the facts that carry summaries to importers.
+func TestFacts(t *testing.T) {
+	pkgs := loadSnippets(t)
+	rules, err := slotlint.LoadRules("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := memFacts{}
+	dep := pkgs["snippets/facts-across-packages/dep"]
+	keyflow.New(config(dep, rules, facts)).ExportFacts()
+	var got []string
+	for obj, f := range facts {
+		got = append(got, obj.Name()+": "+fmt.Sprint(f))
+	}
+	slices.Sort(got)
+	want := []string{
+		`Cache: keyFunc("shop:user:<user>:cache")`,
+		`TmpCache: keyFunc("tmp:shop:user:<user>:cache")`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("facts = %q, want %q", got, want)
+	}
+
+	facts = memFacts{}
+	wrap := pkgs["snippets/wrapper-carried"]
+	g := keyflow.New(config(wrap, rules, facts))
+	g.Funcs()
+	g.ExportFacts()
+	if len(facts) != 0 {
+		t.Errorf("unexported swap exported facts: %v", facts)
+	}
+}
+
+func config(pkg *snippet, rules *ruleset.Rules, facts memFacts) keyflow.Config {
+	return keyflow.Config{Fset: pkg.Fset, Pkg: pkg.Types, Info: pkg.Info, Files: pkg.Files, Rules: rules, Facts: facts}
+}
+
+// memFacts holds facts in memory, for packages loaded together.
+type memFacts map[types.Object]analysis.Fact
+
+func (m memFacts) ImportObjectFact(obj types.Object, fact analysis.Fact) bool {
+	f, ok := m[obj]
+	if !ok {
+		return false
+	}
+	switch dst := fact.(type) {
+	case *keyflow.KeyFunc:
+		src, ok := f.(*keyflow.KeyFunc)
+		if ok {
+			*dst = *src
+		}
+		return ok
+	case *keyflow.KeyVar:
+		src, ok := f.(*keyflow.KeyVar)
+		if ok {
+			*dst = *src
+		}
+		return ok
+	case *keyflow.KeyWrapper:
+		src, ok := f.(*keyflow.KeyWrapper)
+		if ok {
+			*dst = *src
+		}
+		return ok
+	}
+	return false
+}
+
+func (m memFacts) ExportObjectFact(obj types.Object, fact analysis.Fact) { m[obj] = fact }
+
+// dump shows the sites of one function.
+func dump(pkg *snippet, s *keyflow.Func) []string {
+	name := "init"
+	if s.Decl != nil {
+		name = s.Decl.Name.Name
+	}
+	line := func(n ast.Node) int { return pkg.Fset.Position(n.Pos()).Line }
+	var start int
+	if s.Decl != nil {
+		start = line(s.Decl)
+	}
+	var out []string
+	for _, site := range s.Sites {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: %s", name, site.Name)
+		for _, g := range site.AllKeys() {
+			alts := make([]string, len(g))
+			for i, v := range g {
+				alts[i] = v.Key.Quote()
+			}
+			fmt.Fprintf(&b, " [%s]", strings.Join(alts, "|"))
+		}
+		if site.Open {
+			b.WriteString(" open")
+		}
+		if site.Tx != nil && site.Tx.OnTx {
+			b.WriteString(" on-tx")
+		}
+		if r := site.Script; r != nil {
+			if r.Function != "" {
+				fmt.Fprintf(&b, " function %q", r.Function)
+			} else {
+				fmt.Fprintf(&b, " script %q", r.Ref.Src)
+			}
+			fmt.Fprintf(&b, " keys %d args %d", len(r.Keys), len(r.Args))
+			if r.Cluster {
+				b.WriteString(" cluster")
+			}
+		}
+		if h := site.Handle; h != nil {
+			how := map[keyflow.HandleKind]string{keyflow.HandleTx: "on tx", keyflow.HandleMulti: "queued", keyflow.HandlePlain: "piped"}[h.Kind]
+			fmt.Fprintf(&b, " %s @L%d", how, line(h.Made.Site.Call)-start)
+		}
+		if site.Carried {
+			b.WriteString(" carried")
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// A snippet is one type-checked package.
+type snippet struct {
+	Fset  *token.FileSet
+	Types *types.Package
+	Info  *types.Info
+	Files []*ast.File
+}
+
+var (
+	loadOnce sync.Once
+	loaded   map[string]*snippet
+	loadErr  error
+)
+
+// loadSnippets type-checks every snippet. The packages they import, the
+// real go-redis v9 of this module's go.mod among them, are loaded once.
+func loadSnippets(t *testing.T) map[string]*snippet {
+	t.Helper()
+	loadOnce.Do(func() { loaded, loadErr = load() })
+	if loadErr != nil {
+		t.Fatal(loadErr)
+	}
+	return loaded
+}
+
+func load() (map[string]*snippet, error) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports, Dir: ".."}
+	deps, err := packages.Load(cfg, "context", "fmt", "strings", "github.com/redis/go-redis/v9", "github.com/slotlint/slotlint/keyspace")
+	if err != nil {
+		return nil, err
+	}
+	imported := map[string]*types.Package{}
+	for _, p := range deps {
+		if len(p.Errors) > 0 {
+			return nil, fmt.Errorf("loading %s: %v", p.PkgPath, p.Errors[0])
+		}
+		imported[p.PkgPath] = p.Types
+	}
+	out := map[string]*snippet{}
+	check := func(path, name, src string) error {
+		s := &snippet{Fset: token.NewFileSet()}
+		f, err := parser.ParseFile(s.Fset, name, src, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		s.Files = []*ast.File{f}
+		s.Info = &types.Info{
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Implicits:  map[ast.Node]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+			Scopes:     map[ast.Node]*types.Scope{},
+			Instances:  map[*ast.Ident]types.Instance{},
+		}
+		conf := types.Config{Importer: importerFunc(func(path string) (*types.Package, error) {
+			if p := imported[path]; p != nil {
+				return p, nil
+			}
+			return nil, fmt.Errorf("snippets may not import %s", path)
+		})}
+		s.Types, err = conf.Check(path, s.Fset, s.Files, s.Info)
+		if err != nil {
+			return fmt.Errorf("snippet %s does not type-check: %v", path, err)
+		}
+		imported[path] = s.Types
+		out[path] = s
+		return nil
+	}
+	for _, tc := range engineCases {
+		src := header + tc.src + "\n"
+		if tc.dep != "" {
+			dep := "snippets/" + tc.name + "/dep"
+			if err := check(dep, "dep.go", tc.dep); err != nil {
+				return nil, err
+			}
+			src = strings.Replace(src, "import (\n", "import (\n\t\""+dep+"\"\n", 1)
+		}
+		if err := check("snippets/"+tc.name, "p.go", src); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
