@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
@@ -395,15 +396,15 @@ func (a *atomicity) checkWritesInWatch() {
 		const fix = "it is not undone when EXEC fails, and each retry writes again%s; queue it in tx.TxPipelined"
 		switch {
 		case inWatch(h, w) && h.Kind == keyflow.HandleTx:
-			a.report(call.Pos(), call.End(), "tx-write-outside-multi",
+			a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
 				"%s runs at once on the *redis.Tx of %s, outside MULTI/EXEC: "+fix,
 				what, a.showWatch(w), fails)
 		case inWatch(h, w):
-			a.report(call.Pos(), call.End(), "tx-write-outside-multi",
+			a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
 				"%s is sent in a plain pipeline inside the function of %s, outside MULTI/EXEC: "+fix,
 				what, a.showWatch(w), fails)
 		case fails != "" || a.keyIn(ws.op, txKeys()):
-			a.report(call.Pos(), call.End(), "tx-write-outside-multi",
+			a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
 				"%s is sent on %s inside the function of %s, outside its MULTI/EXEC: "+fix,
 				what, a.receiver(call), a.showWatch(w), fails)
 		}
@@ -458,7 +459,7 @@ func (a *atomicity) checkReadsForWatch() {
 				if !inValue {
 					how = "its value decides whether to write"
 				}
-				a.report(rs.op.call.Pos(), rs.op.call.End(), "read-outside-watch",
+				a.report(rs.op.call.Pos(), rs.op.call.End(), checks.ReadOutsideWatch,
 					"%s is read outside the function of %s, and %s %s at line %d: WATCH sees only changes made after it, so the value is stale and the update can be lost; read the key inside the function, on the *redis.Tx, so that each retry reads it again",
 					a.show(rs.op), a.showWatch(w), how, a.show(ws.op), a.line(ws.op.call.Pos()))
 				continue
@@ -476,7 +477,7 @@ func (a *atomicity) checkReadsForWatch() {
 				how = "its value decides whether to write"
 			}
 			key := k.Quote()
-			a.report(rs.op.call.Pos(), rs.op.call.End(), "unwatched-decision-key",
+			a.report(rs.op.call.Pos(), rs.op.call.End(), checks.UnwatchedDecisionKey,
 				"%s is read inside the function of %s, and %s %s at line %d, but %s is not watched: a change to it before EXEC goes unnoticed; add it to the keys of Watch",
 				a.show(rs.op), a.showWatch(w), how, a.show(ws.op), a.line(ws.op.call.Pos()), key)
 		}
@@ -526,7 +527,7 @@ func (a *atomicity) checkLostUpdates() {
 			if h := ws.op.handle; h != nil && h.Kind == keyflow.HandleMulti {
 				multi = " (MULTI/EXEC alone does not help: the read ran before it)"
 			}
-			a.report(ws.op.call.Pos(), ws.op.call.End(), "lost-update",
+			a.report(ws.op.call.Pos(), ws.op.call.End(), checks.LostUpdate,
 				"%s %s writes a value computed from %s at line %d, with no WATCH around them%s: two clients that both read before either writes lose an update; %s",
 				ws.op.name, k.Quote(), a.show(rs.op), a.line(rs.op.call.Pos()), multi, atomicFix(ws.op.name))
 			break

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/slotlint/slotlint/checks"
 )
 
 // A loop around Watch retries it when some error that Watch returns leads
@@ -130,7 +132,7 @@ func (a *atomicity) checkRetry(w *watchTx) {
 	pos := w.loop.Pos()
 	end := pos + token.Pos(len("for"))
 	if retriesOther && !other.opaque {
-		a.report(pos, end, "retry-on-any-error",
+		a.report(pos, end, checks.RetryOnAnyError,
 			"this loop retries %s after any error, not only redis.TxFailedErr: after a network error EXEC may have run, and running the function again may apply its writes twice; retry only if errors.Is(err, redis.TxFailedErr), and return other errors",
 			a.showWatch(w))
 	}
@@ -139,7 +141,7 @@ func (a *atomicity) checkRetry(w *watchTx) {
 		if !retriesTx {
 			on = "after errors"
 		}
-		a.report(pos, end, "unbounded-watch-retry",
+		a.report(pos, end, checks.UnboundedWatchRetry,
 			"this loop retries %s %s with no bound on its attempts: under a hot key it spins forever; stop after a fixed number of attempts (for i := 0; i < maxRetries; i++), or when ctx.Err() != nil",
 			a.showWatch(w), on)
 	}

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 
+	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/keyspace"
 	"golang.org/x/tools/go/analysis"
@@ -28,7 +29,7 @@ func crossSlot(site *keyflow.Site) []diag {
 		out = append(out, diag{
 			pos:      k.Pos,
 			end:      k.Pos,
-			category: "cross-slot",
+			category: checks.CrossSlot,
 			message:  fmt.Sprintf("%s pattern %s has no hashtag outside its '*', so Redis Cluster refuses it; give the pattern the sorted key's hashtag", site.Command, k.Key.Quote()),
 		})
 	}
@@ -39,7 +40,7 @@ func crossSlot(site *keyflow.Site) []diag {
 		out = append(out, diag{
 			pos:      site.DB.Pos(),
 			end:      site.DB.End(),
-			category: "copy-db",
+			category: checks.CopyDB,
 			message:  fmt.Sprintf("%s to db %d fails on Redis Cluster, which has only db 0; copy within db 0", site.Command, site.DBNum),
 		})
 	}
@@ -85,7 +86,7 @@ func reason(col keyspace.Colocation, a, b keyspace.Key) string {
 
 func categoryOf(v keyspace.Verdict) string {
 	if v == keyspace.Different {
-		return "cross-slot"
+		return checks.CrossSlot
 	}
-	return "maybe-cross-slot"
+	return checks.MaybeCrossSlot
 }
