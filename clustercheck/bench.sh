@@ -18,3 +18,4 @@ go test -run '^$' -bench 'BenchmarkVerify' -benchtime 5x -count 3 ./clustercheck
 go test -run '^$' -bench 'BenchmarkAudit' -benchtime 2x -count 2 -timeout 30m ./clustercheck
 go test -run '^$' -bench 'BenchmarkHookRoundTrip' -benchtime 40000x -count 3 ./clustercheck
 go test -run '^$' -bench 'BenchmarkHookCPU' -benchmem -count 3 ./clustercheck
+go test -run '^$' -bench 'BenchmarkHookWatchCPU' -count 3 ./clustercheck

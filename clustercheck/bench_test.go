@@ -252,6 +252,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 			})
 			return err
 		}},
+		{"Watch", func(c *redis.Client) error { return watchIncr(ctx, c) }},
 	}
 	// Plain and hooked clients take turns, a block of commands each, so
 	// that both see the same load from the rest of the machine; the medians
@@ -298,6 +299,68 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 			b.ReportMetric(hc, "hooked-cpu-ns/op")
 		})
 	}
+}
+
+// watchIncr is an optimistic increment: WATCH, GET, MULTI SET EXEC.
+func watchIncr(ctx context.Context, c *redis.Client) error {
+	return c.Watch(ctx, func(tx *redis.Tx) error {
+		v, err := tx.Get(ctx, "{w}n").Result()
+		if err != nil && err != redis.Nil {
+			return err
+		}
+		n, _ := strconv.Atoi(v)
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, "{w}n", n+1, 0)
+			return nil
+		})
+		return err
+	}, "{w}n")
+}
+
+// endHook answers every command itself, without a server: a client whose
+// last hook it is measures the cost of the client and the hooks before it.
+type endHook struct{}
+
+func (endHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (endHook) ProcessHook(redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { return nil }
+}
+func (endHook) ProcessPipelineHook(redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error { return nil }
+}
+
+// BenchmarkHookWatchCPU: the hook's own CPU time per Watch call (WATCH,
+// GET, MULTI SET EXEC: go-redis builds a hook chain for each transaction),
+// as the difference between a client with the hook and one without, both
+// answered by endHook instead of a server, taking turns in one run.
+func BenchmarkHookWatchCPU(b *testing.B) {
+	ctx := context.Background()
+	opts := &redis.Options{Addr: "127.0.0.1:1", DisableIdentity: true}
+	plain := redis.NewClient(opts)
+	defer plain.Close()
+	plain.AddHook(endHook{})
+	hooked := redis.NewClient(opts)
+	defer hooked.Close()
+	hooked.AddHook(clustercheck.NewHook(clustercheck.LocalSpecs()))
+	hooked.AddHook(endHook{})
+	const block = 64
+	var ns [2][]float64
+	b.ReportAllocs()
+	for n := 0; n < b.N; n += block {
+		for i, c := range []*redis.Client{plain, hooked} {
+			t0 := time.Now()
+			for range block {
+				if err := watchIncr(ctx, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ns[i] = append(ns[i], float64(time.Since(t0).Nanoseconds())/block)
+		}
+	}
+	p, h := median(ns[0]), median(ns[1])
+	b.ReportMetric(p, "plain-ns/op")
+	b.ReportMetric(h, "hooked-ns/op")
+	b.ReportMetric(h-p, "hook-ns/op")
 }
 
 func median(xs []float64) float64 {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -69,7 +71,26 @@ type Hook struct {
 	findings []*CrossSlotError
 	reported map[string]bool
 
-	building sync.Map // goroutine ID → *chain, while go-redis builds a chain
+	// The chain go-redis is building (see attach): buildSem is held from
+	// DialHook to the last ProcessPipelineHook call of one build.
+	buildSem chan struct{}
+	bmu      sync.Mutex
+	build    *building // under bmu
+	// alone is set, under bmu, once go-redis has called ProcessHook or
+	// ProcessPipelineHook outside a build (see attach).
+	alone bool
+}
+
+// building is a hook chain that go-redis is building.
+type building struct {
+	ch *chain
+	// careful: the hook has seen calls outside builds, so it checks that
+	// each call of the build comes from the function that called DialHook
+	// (caller).
+	careful bool
+	caller  uintptr
+	p, pp   int         // ProcessHook and ProcessPipelineHook calls taken
+	closed  atomic.Bool // the build's calls are all made
 }
 
 type mode int
@@ -118,7 +139,7 @@ func LocalSpecs() HookOption {
 
 // NewHook returns a hook configured by opts; see Hook.
 func NewHook(opts ...HookOption) *Hook {
-	h := &Hook{ask: true, reported: map[string]bool{}}
+	h := &Hook{ask: true, reported: map[string]bool{}, buildSem: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(h)
 	}
@@ -204,62 +225,158 @@ func (e *CrossSlotError) Error() string {
 // CROSSSLOT error of a cluster is.
 func (e *CrossSlotError) RedisError() {}
 
+// buildWait bounds the wait for another build of a hook chain to end.
+const buildWait = time.Second
+
 // DialHook implements redis.Hook. The hook does not look at connections; it
 // uses the call to tie together the hooks go-redis builds for one client or
-// transaction.
+// transaction (see attach).
 func (h *Hook) DialHook(next redis.DialHook) redis.DialHook {
-	h.building.Store(goid(), &chain{h: h})
+	select {
+	case h.buildSem <- struct{}{}:
+	default:
+		// Another client or transaction is building its chain, on
+		// another goroutine: its other calls follow at once.
+		t := time.NewTimer(buildWait)
+		select {
+		case h.buildSem <- struct{}{}:
+			t.Stop()
+		case <-t.C:
+			// A build that never ended (a go-redis that calls the hooks
+			// otherwise): this chain goes without the tie.
+			return next
+		}
+	}
+	b := &building{ch: &chain{h: h}}
+	h.bmu.Lock()
+	b.careful = h.alone
+	h.bmu.Unlock()
+	if b.careful {
+		b.caller = callerEntry()
+	}
+	h.bmu.Lock()
+	h.build = b
+	h.bmu.Unlock()
 	return next
 }
 
 // ProcessHook implements redis.Hook.
 func (h *Hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	ch := h.chainFor(false)
-	ch.process = next
+	ch, b := h.attach(false, next)
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		return ch.processCmd(ctx, cmd, next)
+		return ch.use(b).processCmd(ctx, cmd, next)
 	}
 }
 
 // ProcessPipelineHook implements redis.Hook, for pipelines and
 // transactions.
 func (h *Hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	ch := h.chainFor(true)
+	ch, b := h.attach(true, nil)
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		return ch.processPipeline(ctx, cmds, next)
+		return ch.use(b).processPipeline(ctx, cmds, next)
 	}
 }
 
-// chainFor returns the chain being built on this goroutine. go-redis builds a
-// client's (or a transaction's) hook chain by calling DialHook, ProcessHook
-// and ProcessPipelineHook twice (pipeline, then transaction), in that order,
-// on one goroutine; the chain ties them together, so that a transaction
-// queued in Watch's function knows the watched keys. last is true for the
-// pipeline calls; the second of them ends the chain's building.
-func (h *Hook) chainFor(pipeline bool) *chain {
-	id := goid()
-	v, ok := h.building.Load(id)
-	if !ok {
-		return &chain{h: h}
+// attach returns the chain for a ProcessHook (pipeline false) or
+// ProcessPipelineHook call, and the build it belongs to, if any.
+//
+// go-redis builds a client's (or a transaction's) hook chain by calling,
+// for each hook, DialHook, ProcessHook and ProcessPipelineHook twice
+// (pipeline, then transaction), one after the other, from one function
+// (hooksState.rebuild); the chain ties them together, so that a transaction
+// queued in Watch's function knows the keys its WATCH watched. DialHook
+// opens a build and holds buildSem until its last call, so two builds never
+// mix, and no goroutine ID is needed.
+//
+// go-redis also calls ProcessHook and ProcessPipelineHook alone, for one
+// command or pipeline (cluster pipelines, autopipelining), maybe while
+// another goroutine builds. Such a call gets a chain of its own. Once the
+// hook has seen one outside a build, it checks, in every later build, that
+// each call comes from the function that called DialHook (runtime.Callers,
+// a few hundred nanoseconds a call). Until then, a call out of the build's
+// order, or a function of the build run before the build ends, unlinks the
+// build's chain: it then never holds watched keys, so a mixed-up build can
+// only miss a finding, never report a false one.
+//
+//go:noinline
+func (h *Hook) attach(pipeline bool, process redis.ProcessHook) (*chain, *building) {
+	h.bmu.Lock()
+	b := h.build
+	if b == nil {
+		h.alone = true
+		h.bmu.Unlock()
+		return &chain{h: h, process: process}, nil
 	}
-	ch := v.(*chain)
-	if pipeline {
-		ch.pipelines++
-		if ch.pipelines == 2 {
-			h.building.Delete(id)
+	h.bmu.Unlock()
+	if b.careful && callerOf(4) != b.caller {
+		return &chain{h: h, process: process}, nil
+	}
+	h.bmu.Lock()
+	defer h.bmu.Unlock()
+	if h.build != b {
+		return &chain{h: h, process: process}, nil
+	}
+	switch {
+	case !pipeline && b.p == 0:
+		b.p++
+		b.ch.process = process
+	case pipeline && b.p == 1:
+		b.pp++
+		if b.pp == 2 {
+			h.build = nil
+			b.closed.Store(true)
+			<-h.buildSem
 		}
+	default:
+		// Out of order: another goroutine's call came in between.
+		b.ch.unlink()
+		return &chain{h: h, process: process}, nil
 	}
-	return ch
+	return b.ch, b
+}
+
+// use returns the chain to check a command with: ch, or a chain of its own
+// for a call made before the build of ch ended, which is no call of the
+// build's (it unlinks the build's chain).
+func (ch *chain) use(b *building) *chain {
+	if b == nil || b.closed.Load() {
+		return ch
+	}
+	ch.unlink()
+	return &chain{h: ch.h, process: ch.process}
+}
+
+// callerEntry returns the entry of the function that called the caller of
+// callerEntry.
+//
+//go:noinline
+func callerEntry() uintptr { return callerOf(4) }
+
+// callerOf returns the entry of the function skip frames up, counting
+// runtime.Callers and callerOf: 4 is the caller of callerOf's caller's
+// caller. Inlined calls have the entry of the function they are inlined in.
+//
+//go:noinline
+func callerOf(skip int) uintptr {
+	var pc [1]uintptr
+	if runtime.Callers(skip, pc[:]) == 0 {
+		return 0
+	}
+	f := runtime.FuncForPC(pc[0] - 1)
+	if f == nil {
+		return 0
+	}
+	return f.Entry()
 }
 
 // A chain is the hook's state for one client or transaction.
 type chain struct {
-	h         *Hook
-	process   redis.ProcessHook // the next process hook, to fetch COMMAND
-	pipelines int               // ProcessPipelineHook calls seen while building
+	h       *Hook
+	process redis.ProcessHook // the next process hook, to fetch COMMAND
 
-	mu      sync.Mutex
-	watched []string // keys under WATCH, nil when none
+	mu       sync.Mutex
+	watched  []string // keys under WATCH, nil when none
+	unlinked bool     // the chain's build was mixed up: it keeps no WATCH state
 }
 
 func (ch *chain) watchedKeys() []string {
@@ -270,13 +387,23 @@ func (ch *chain) watchedKeys() []string {
 
 func (ch *chain) setWatched(keys []string) {
 	ch.mu.Lock()
-	ch.watched = keys
+	if !ch.unlinked {
+		ch.watched = keys
+	}
 	ch.mu.Unlock()
 }
 
 func (ch *chain) addWatched(keys []string) {
 	ch.mu.Lock()
-	ch.watched = append(append([]string(nil), ch.watched...), keys...)
+	if !ch.unlinked {
+		ch.watched = append(append([]string(nil), ch.watched...), keys...)
+	}
+	ch.mu.Unlock()
+}
+
+func (ch *chain) unlink() {
+	ch.mu.Lock()
+	ch.unlinked, ch.watched = true, nil
 	ch.mu.Unlock()
 }
 
@@ -708,18 +835,6 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 		Kind: KindScript, Command: upper, Keys: keys, Slots: slots,
 		Reason: strings.Join(msgs, "; "), Script: found,
 	}
-}
-
-// goid returns the current goroutine's ID.
-func goid() uint64 {
-	var buf [40]byte
-	n := runtime.Stack(buf[:], false)
-	s := strings.TrimPrefix(string(buf[:n]), "goroutine ")
-	if i := strings.IndexByte(s, ' '); i > 0 {
-		s = s[:i]
-	}
-	id, _ := strconv.ParseUint(s, 10, 64)
-	return id
 }
 
 var _ redis.Hook = (*Hook)(nil)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -280,12 +281,139 @@ func TestHookOnCluster(t *testing.T) {
 	cl := redistest.Shared(t)
 	ctx := testCtx(t)
 	c := cl.Client(t)
-	c.AddHook(clustercheck.NewHook())
+	h := clustercheck.NewHook()
+	c.AddHook(h)
 	wantCrossSlot(t, c.Rename(ctx, "a", "b").Err(), clustercheck.KindCommand, "RENAME")
 	if err := c.Set(ctx, "{c}a", "1", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Rename(ctx, "{c}a", "{c}b").Err(); err != nil {
 		t.Fatal(err)
+	}
+
+	// A cluster client runs Watch's function on a node's client: without
+	// the hook on the node clients (ClusterClient.OnNewNode), a write
+	// under WATCH to another slot goes unseen.
+	crossUnderWatch := func(c *redis.ClusterClient) error {
+		return c.Watch(ctx, func(tx *redis.Tx) error {
+			_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, "{c}a", "1", 0) // the watched slot: the node takes it
+				p.Set(ctx, "unrelated", "1", 0)
+				return nil
+			})
+			return err
+		}, "{c}a")
+	}
+	hn := clustercheck.NewHook()
+	cn := cl.Client(t)
+	cn.AddHook(hn)
+	cn.OnNewNode(func(n *redis.Client) { n.AddHook(hn) })
+	wantCrossSlot(t, crossUnderWatch(cn), clustercheck.KindTransaction, `WATCH "{c}a" and SET "unrelated"`)
+
+	// Watch on node clients while cluster pipelines call the same hook
+	// outside its chain builds: no watched keys leak across.
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for g := range 6 {
+		wg.Go(func() {
+			tag := fmt.Sprintf("{cw%d}", g)
+			for i := range 30 {
+				if g%2 == 0 {
+					if _, err := cn.Pipelined(ctx, func(p redis.Pipeliner) error {
+						for j := range 5 {
+							p.Set(ctx, fmt.Sprintf("p:%d:%d:%d", g, i, j), 1, 0)
+						}
+						return nil
+					}); err != nil {
+						errs <- fmt.Errorf("pipeline: %v", err)
+						return
+					}
+					continue
+				}
+				if err := cn.Watch(ctx, func(tx *redis.Tx) error {
+					_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+						p.Incr(ctx, tag+"n")
+						return nil
+					})
+					return err
+				}, tag+"n"); err != nil {
+					errs <- fmt.Errorf("watch %s: %v", tag, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if f := hn.Findings(); len(f) != 0 {
+		t.Errorf("findings %v", f)
+	}
+}
+
+// TestHookConcurrentWatch runs Watch transactions on many goroutines at
+// once through one hooked client, each with keys of its own slot, plus a
+// plain pipeline on each: no goroutine's watched keys may leak into
+// another's transaction, and a cross-slot transaction under Watch is still
+// caught.
+func TestHookConcurrentWatch(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	c, h := hooked(t, s, 3)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			tag := fmt.Sprintf("{g%d}", g)
+			for i := range 40 {
+				err := c.Watch(ctx, func(tx *redis.Tx) error {
+					if err := tx.Get(ctx, tag+"w").Err(); err != nil && err != redis.Nil {
+						return err
+					}
+					_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+						p.Set(ctx, tag+"w", i, 0)
+						p.Incr(ctx, tag+"n")
+						return nil
+					})
+					return err
+				}, tag+"w")
+				if err != nil {
+					errs <- fmt.Errorf("goroutine %d: %v", g, err)
+					return
+				}
+				if _, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
+					p.Set(ctx, "a"+tag, 1, 0)
+					p.Set(ctx, "b"+tag, 1, 0)
+					return nil
+				}); err != nil {
+					errs <- fmt.Errorf("goroutine %d pipeline: %v", g, err)
+					return
+				}
+				if i%10 == 0 {
+					err := c.Watch(ctx, func(tx *redis.Tx) error {
+						_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+							p.Set(ctx, fmt.Sprintf("elsewhere:%d", g), 1, 0)
+							return nil
+						})
+						return err
+					}, tag+"w")
+					var e *clustercheck.CrossSlotError
+					if !errors.As(err, &e) || e.Kind != clustercheck.KindTransaction {
+						errs <- fmt.Errorf("goroutine %d: cross-slot transaction under Watch gave %v", g, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if f := h.Findings(); len(f) != 0 {
+		t.Errorf("findings %v", f)
 	}
 }
