@@ -364,13 +364,8 @@ func (a *atomicity) clauses(body *ast.BlockStmt, cond taint, f *atomicFlow) tain
 	hasDefault, anyLeaves := false, false
 	var walked, ran []*atomicFlow
 	for _, cc := range body.List {
-		var list []ast.Stmt
-		switch cc := cc.(type) {
-		case *ast.CaseClause:
-			list, hasDefault = cc.Body, hasDefault || cc.List == nil
-		case *ast.CommClause:
-			list, hasDefault = cc.Body, true
-		}
+		list, isDefault := clause(cc)
+		hasDefault = hasDefault || isDefault
 		g := f.branch(cond)
 		a.stmts(list, g)
 		walked = append(walked, g)
@@ -386,6 +381,19 @@ func (a *atomicity) clauses(body *ast.BlockStmt, cond taint, f *atomicFlow) tain
 		return cond
 	}
 	return nil
+}
+
+// clause returns the statements of a case or select clause, and whether
+// it is the default: a case with no expressions, or any select clause,
+// since a select waits until one of them runs.
+func clause(cc ast.Stmt) (list []ast.Stmt, isDefault bool) {
+	switch cc := cc.(type) {
+	case *ast.CaseClause:
+		return cc.Body, cc.List == nil
+	case *ast.CommClause:
+		return cc.Body, true
+	}
+	return nil, false
 }
 
 // leaves reports whether a statement always leaves its block: it ends in

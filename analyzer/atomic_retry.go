@@ -299,13 +299,8 @@ func (r *retryWalk) stmt(st ast.Stmt) bool {
 		r.targets = append(r.targets, st)
 		falls, hasDefault := false, false
 		for _, cc := range body.List {
-			var list []ast.Stmt
-			switch cc := cc.(type) {
-			case *ast.CaseClause:
-				list, hasDefault = cc.Body, hasDefault || cc.List == nil
-			case *ast.CommClause:
-				list, hasDefault = cc.Body, true
-			}
+			list, isDefault := clause(cc)
+			hasDefault = hasDefault || isDefault
 			falls = r.block(list) || falls
 		}
 		r.targets = r.targets[:len(r.targets)-1]
