@@ -135,6 +135,12 @@ type Colocation struct {
 // differ when their slots are known and differ, or when they differ only in
 // literal bytes that come after their last unknown (CRC16 is linear, so the
 // unknowns cancel out).
+//
+// Colocate takes it that unknowns never make a key's hashtag empty: a value
+// that alone fills the braces, as id in "{" + id + "}:a", is not empty, and
+// a value that may hold braces puts no '}' right after the key's first '{'.
+// Such a key would be hashed whole. Keys of templates meet this, since
+// Build refuses empty values and values that move the hashtag.
 func Colocate(keys ...Key) Colocation {
 	subjects := make([]Subject, len(keys))
 	for i, k := range keys {
@@ -239,7 +245,14 @@ func compare(a, b Subject) Verdict {
 	if a.Kind == SubjectUnknown || b.Kind == SubjectUnknown {
 		return Maybe
 	}
-	if partsEqual(a.Parts, b.Parts) {
+	// An unknown inside a hashtag may hold a '}' that cuts the hashtag
+	// short, at the same place in the same value; a hashed whole key is not
+	// cut. A hashtag and a whole key compare unknown for unknown only when
+	// neither unknown holds a brace (Apply marks a value of a template
+	// without a hashtag NoBraces even when it holds one: its key is hashed
+	// whole all the same).
+	sameKind := a.Kind == b.Kind
+	if partsEqual(a.Parts, b.Parts) && (sameKind || noBraces(a.Parts) && noBraces(b.Parts)) {
 		return Same
 	}
 	sa, oka := a.Slot()
@@ -250,7 +263,17 @@ func compare(a, b Subject) Verdict {
 		}
 		return Different
 	}
-	return linearCompare(a.Parts, b.Parts)
+	return linearCompare(a.Parts, b.Parts, sameKind)
+}
+
+// noBraces reports whether no unknown of parts may hold a brace.
+func noBraces(parts []Part) bool {
+	for _, p := range parts {
+		if p.Unknown && !p.NoBraces {
+			return false
+		}
+	}
+	return true
 }
 
 // linearCompare compares two subjects of the same shape: the same unknowns
@@ -259,7 +282,10 @@ func compare(a, b Subject) Verdict {
 // equal unknowns are zero bytes. Leading zero bytes do not change that CRC,
 // whatever their number, so when every unknown comes before the first byte
 // that differs, the CRC of the rest decides.
-func linearCompare(a, b []Part) Verdict {
+//
+// The unknowns must hold no brace that cuts a hashtag short: one of the two
+// says so when the subjects are of the same kind, both when they are not.
+func linearCompare(a, b []Part, sameKind bool) Verdict {
 	if len(a) != len(b) {
 		return Maybe
 	}
@@ -269,7 +295,8 @@ func linearCompare(a, b []Part) Verdict {
 			return Maybe
 		}
 		if a[i].Unknown {
-			if a[i].ID == "" || a[i].ID != b[i].ID || !a[i].NoBraces || len(diff) > 0 {
+			nb := a[i].NoBraces && b[i].NoBraces || sameKind && (a[i].NoBraces || b[i].NoBraces)
+			if a[i].ID == "" || a[i].ID != b[i].ID || !nb || len(diff) > 0 {
 				return Maybe
 			}
 			continue

@@ -206,3 +206,26 @@ func TestKeyAppendMergesLiterals(t *testing.T) {
 		t.Error("equal keys built differently are not Equal")
 	}
 }
+
+// A value of a template without a hashtag may hold a '}' (Build lets it: the
+// key is hashed whole all the same), so the same value inside another key's
+// braces may be cut short there: "a}b" is hashed whole, "{a}b}" hashes "a".
+func TestColocateTemplateValueInBraces(t *testing.T) {
+	for _, tc := range []struct {
+		tmpl  string
+		other Key
+	}{
+		{"<a>", Concat(Lit("{"), v("x"), Lit("}"))},
+		{"<a>ab", Concat(Lit("{"), v("x"), Lit("cd}"))},
+	} {
+		keys := []Key{MustTemplate(tc.tmpl).Apply([]Key{v("x")}), tc.other}
+		if c := Colocate(keys...); c.Verdict != Maybe {
+			t.Errorf("Colocate(%s, %s) = %v (%s), want maybe", keys[0].Quote(), keys[1].Quote(), c.Verdict, c.Reason)
+		}
+	}
+	// When the value holds no brace, the verdict stands.
+	keys := []Key{MustTemplate("<a>").Apply([]Key{n("x")}), Concat(Lit("{"), n("x"), Lit("}:b"))}
+	if c := Colocate(keys...); c.Verdict != Same {
+		t.Errorf("Colocate(%s, %s) = %v (%s), want same", keys[0].Quote(), keys[1].Quote(), c.Verdict, c.Reason)
+	}
+}

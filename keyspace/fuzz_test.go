@@ -397,6 +397,10 @@ func FuzzColocate(f *testing.F) {
 	f.Add([]byte{0x03, 't', 0x03, 'm', 0x03, 'p', 0x03, ':', 0x03, 'u', 0x02, 0x03, 'u'}, "", "", "", "")
 	// Values with braces in templates' parts after and inside the hashtag.
 	f.Add([]byte{0x06, 0x04, 0x16, 0x03}, "a{b", "c}", "{}", "{")
+	// The value of a template without a hashtag, which may hold a brace,
+	// and the same value as a hashtag: "a}b" and "{a}b}".
+	f.Add([]byte{0x16, 0x00, 0x02, 0x03, '{', 0x01, 0x03, '}'}, "a}b", "", "", "")
+	f.Add([]byte{0x16, 0x00, 0x02, 0x03, '{', 0x01, 0x03, '}', 0x03, 'b'}, "x}", "", "", "")
 	// An unknown prefix before a literal hashtag.
 	f.Add([]byte{0x05, 0x03, '{', 0x03, 'o', 0x03, '}', 0x02, 0x03, '{', 0x03, 'o', 0x03, '}', 0x03, 'b'}, "", "x{", "", "")
 	f.Fuzz(func(t *testing.T, shape []byte, x, y, z, anon string) {

@@ -28,8 +28,9 @@ type Part struct {
 	ID string
 	// Name shows the unknown in messages, as <Name>.
 	Name string
-	// NoBraces is true when the value cannot contain '{' or '}': a number,
-	// or a placeholder value that the builder checked.
+	// NoBraces is true when the value cannot contain '{' or '}', or none
+	// that counts: a number, or a placeholder value, whose braces Build
+	// lets change nothing Redis hashes.
 	NoBraces bool
 }
 

@@ -338,8 +338,11 @@ func (t *Template) Symbolic() Key {
 }
 
 // Apply returns the symbolic key that the template builds from symbolic
-// values, in the order of Names. Build rejects values that would move the
-// hashtag, so the unknown parts of the values are taken to hold no braces.
+// values, in the order of Names. Build lets no value move the hashtag (no
+// value before the hashtag section holds a '{', none inside it a '}', and
+// none gives a template without one a hashtag), so whatever braces a value
+// holds never change what Redis hashes: the unknown parts of the values are
+// marked NoBraces.
 func (t *Template) Apply(values []Key) Key {
 	var parts []Part
 	lit := func(text string) { parts = appendPart(parts, Part{Lit: text}) }
