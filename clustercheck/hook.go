@@ -21,7 +21,8 @@ import (
 )
 
 // A Hook is a go-redis hook for test suites that reports what a Redis
-// Cluster would refuse, even when the tests run against a single server:
+// Cluster would refuse, even when the tests run against a single server,
+// and the transactions that protect nothing:
 //
 //   - a command whose keys span slots (RENAME a b, MGET a b, ...);
 //   - a transaction (TxPipeline, TxPipelined, Watch's TxPipelined) whose
@@ -31,9 +32,20 @@ import (
 //   - a script (EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, FCALL, FCALL_RO) whose
 //     KEYS span slots, and an EVAL or EVALSHA script that touches keys it
 //     was not given in KEYS, or whose flags a cluster refuses (package
-//     luacheck). The hook remembers the source of every script it sees go
-//     by (SCRIPT LOAD, EVAL, and so go-redis's Script.Run, which falls back
-//     from EVALSHA to EVAL), to check an EVALSHA of it.
+//     luacheck);
+//   - a WATCH queued inside MULTI (KindWatchInMulti), which Redis refuses;
+//   - a raw WATCH, MULTI or EXEC sent with Do on a pooled client
+//     (*redis.Client, *redis.ClusterClient, *redis.Ring), where each call
+//     may take another connection (KindPooledTransaction); the same on a
+//     Conn or inside Watch's function is fine.
+//
+// The hook checks a script by its source. It remembers the source of every
+// script it sees go by (SCRIPT LOAD, EVAL) and those given with WithScripts
+// or RegisterScript. An EVALSHA of any other script it answers itself with
+// NOSCRIPT, unsent, as a server whose script cache is empty would: go-redis's
+// Script.Run then sends the script with EVAL, which the hook checks. So a
+// test suite cannot pass because the server already had the script cached.
+// PassUnseenScripts sends such an EVALSHA unchecked instead.
 //
 // A plain pipeline is not a transaction: its commands may be in different
 // slots, each checked on its own.
@@ -50,12 +62,19 @@ import (
 // cluster would; FailTest lets the command through and fails the test when
 // it ends. Either way Findings returns what the hook found.
 //
-// Add the hook to a *redis.Client, a *redis.ClusterClient (with
-// ClusterOptions.OnNewNode too, to see the commands of Watch, which a
-// cluster client runs on a node's client), or any redis.UniversalClient:
+// Add the hook to a *redis.Client, or any redis.UniversalClient. On a
+// *redis.ClusterClient, add it to the node clients too, with
+// ClusterClient.OnNewNode: a cluster client runs Watch's function on a
+// node's client, so without it a write under WATCH to another slot goes
+// unseen.
 //
 //	rdb := redis.NewClient(opts)
 //	rdb.AddHook(clustercheck.NewHook(clustercheck.FailTest(t)))
+//
+//	h := clustercheck.NewHook(clustercheck.FailTest(t))
+//	cc := redis.NewClusterClient(clusterOpts)
+//	cc.AddHook(h)
+//	cc.OnNewNode(func(node *redis.Client) { node.AddHook(h) })
 //
 // A Hook is safe for concurrent use, and may be added to several clients.
 type Hook struct {
@@ -66,6 +85,8 @@ type Hook struct {
 	table    *cmdTable
 	scripts  sync.Map // lower-case SHA1 → *scriptEntry
 	nScripts int      // under mu
+	// passUnseen sends EVALSHA of unseen scripts unchecked.
+	passUnseen bool
 
 	mu       sync.Mutex
 	findings []*CrossSlotError
@@ -131,6 +152,28 @@ func WithRules(rules *ruleset.Rules) HookOption {
 	return func(h *Hook) { h.rules = rules }
 }
 
+// WithScripts gives the hook the sources of scripts that the program runs
+// with EVALSHA without ever sending them with EVAL or SCRIPT LOAD through
+// the hooked client (they were loaded elsewhere), so that the hook can check
+// them.
+func WithScripts(sources ...string) HookOption {
+	return func(h *Hook) {
+		for _, src := range sources {
+			h.remember(src)
+		}
+	}
+}
+
+// PassUnseenScripts makes the hook send an EVALSHA of a script whose source
+// it has not seen, unchecked, instead of answering NOSCRIPT. A test suite
+// then passes whatever such a script does.
+func PassUnseenScripts() HookOption {
+	return func(h *Hook) { h.passUnseen = true }
+}
+
+// RegisterScript gives the hook the source of a script, as WithScripts does.
+func (h *Hook) RegisterScript(src string) { h.remember(src) }
+
 // LocalSpecs makes the hook use the rules' commands table only, without
 // asking the server for its key specs.
 func LocalSpecs() HookOption {
@@ -182,6 +225,18 @@ const (
 	KindTransaction = "transaction" // a MULTI/EXEC's keys span slots
 	KindWatch       = "watch"       // WATCH's keys, or keys used under WATCH, span slots
 	KindScript      = "script"      // a script's KEYS span slots, or it touches undeclared keys
+	// KindWatchInMulti is a WATCH queued inside MULTI (a TxPipeline or
+	// TxPipelined), which Redis refuses.
+	KindWatchInMulti = "watch-in-multi"
+	// KindPooledTransaction is a raw WATCH, MULTI or EXEC sent with Do (or
+	// Process) on a pooled client: *redis.Client, *redis.ClusterClient,
+	// *redis.Ring. Each call may take another connection from the pool, so
+	// the WATCH protects nothing, and a connection may go back to the pool
+	// inside MULTI.
+	KindPooledTransaction = "pooled-transaction"
+	// KindNoScript is an EVALSHA of a script whose source the hook has not
+	// seen: it cannot check the script's keys (see Hook).
+	KindNoScript = "noscript"
 )
 
 // A CrossSlotError is what the hook found wrong with a command, transaction,
@@ -208,7 +263,16 @@ const crossSlotMessage = "CROSSSLOT Keys in request don't hash to the same slot"
 
 func (e *CrossSlotError) Error() string {
 	var b strings.Builder
-	b.WriteString(crossSlotMessage)
+	switch e.Kind {
+	case KindWatchInMulti:
+		b.WriteString("ERR WATCH inside MULTI is not allowed")
+	case KindPooledTransaction:
+		b.WriteString("ERR " + e.Command + " through Do on a pooled client protects nothing")
+	case KindNoScript:
+		b.WriteString("NOSCRIPT No matching script. Please use EVAL.")
+	default:
+		b.WriteString(crossSlotMessage)
+	}
 	b.WriteString(" (slotlint: ")
 	b.WriteString(e.Command)
 	b.WriteString(": ")
@@ -424,16 +488,109 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 		h.table.fetch(ctx, next)
 		info = h.table.lookup(name, args)
 	}
+	pooled := false
+	if txCommand[name] {
+		if client, ok := pooledCaller(); ok {
+			pooled = true
+			e := pooledTx(name, args, client)
+			if h.mode == modeReturnError {
+				return e
+			}
+			h.record(e)
+		}
+	}
 	e := ch.check(name, args, info, watched)
 	if e != nil {
 		if h.mode == modeReturnError {
 			return e
 		}
 		h.record(e)
+	} else if e := h.unseenScript(name, args); e != nil {
+		// As a server whose script cache is empty: go-redis's Script.Run
+		// sends the script again with EVAL, which the hook checks. (go-redis
+		// turns the error into its plain redis.ErrNoScript.)
+		return e
 	}
 	err := next(ctx, cmd)
-	ch.after(name, args, cmd.Err())
+	if !pooled {
+		// A pooled client's chain serves every goroutine: its WATCH state
+		// would be no one's.
+		ch.after(name, args, cmd.Err())
+	}
 	return err
+}
+
+// txCommand names the commands of a transaction that make no sense on a
+// pooled client.
+var txCommand = map[string]bool{"watch": true, "multi": true, "exec": true}
+
+// pooledCaller reports whether the command being processed was sent through
+// a pooled go-redis client (*redis.Client, *redis.ClusterClient,
+// *redis.Ring), not a Tx or a Conn, which keep one connection, and names
+// the client. It reads the call stack: it runs only for WATCH, MULTI and
+// EXEC sent on their own.
+func pooledCaller() (client string, pooled bool) {
+	var pcs [48]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	const pkg = "github.com/redis/go-redis/v9."
+	for {
+		f, more := frames.Next()
+		if name, ok := strings.CutPrefix(f.Function, pkg); ok {
+			name = strings.TrimSuffix(name, "-fm") // a method value
+			switch {
+			case strings.HasPrefix(name, "(*Tx)."), strings.HasPrefix(name, "(*Conn)."):
+				return "", false
+			case name == "(*Client).Process":
+				client = "*redis.Client"
+			case name == "(*ClusterClient).Process":
+				client = "*redis.ClusterClient"
+			case name == "(*Ring).Process":
+				client = "*redis.Ring"
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	return client, client != ""
+}
+
+// pooledTx describes a WATCH, MULTI or EXEC sent on a pooled client.
+func pooledTx(name string, args []any, client string) *CrossSlotError {
+	upper := strings.ToUpper(name)
+	e := &CrossSlotError{Kind: KindPooledTransaction, Command: upper}
+	switch name {
+	case "watch":
+		e.Keys = stringArgs(args[1:])
+		for _, k := range e.Keys {
+			e.Slots = append(e.Slots, slot.Of(k))
+		}
+		e.Reason = fmt.Sprintf("WATCH %s sent with Do on a %s: the next Do may take another connection from the pool, so the WATCH protects nothing and the transaction can lose an update", quoteList(e.Keys), client)
+	case "multi":
+		e.Reason = fmt.Sprintf("MULTI sent with Do on a %s: the connection goes back to the pool inside MULTI, and the commands that follow may run on other connections, outside the transaction", client)
+	case "exec":
+		e.Reason = fmt.Sprintf("EXEC sent with Do on a %s: it may run on another connection than its MULTI and WATCH", client)
+	}
+	e.Fix = "use Watch(ctx, fn, keys...) with TxPipelined inside fn, or hold one connection with Conn(ctx)"
+	return e
+}
+
+// unseenScript returns a KindNoScript error for an EVALSHA or EVALSHA_RO of
+// a script the hook has not seen, or nil.
+func (h *Hook) unseenScript(name string, args []any) *CrossSlotError {
+	if h.passUnseen || (name != "evalsha" && name != "evalsha_ro") || len(args) < 2 {
+		return nil
+	}
+	sha := strings.ToLower(argString(args[1]))
+	if _, ok := h.scripts.Load(sha); ok {
+		return nil
+	}
+	return &CrossSlotError{
+		Kind: KindNoScript, Command: strings.ToUpper(name),
+		Reason: fmt.Sprintf("script %s: the hook has not seen its source, so it cannot check the keys it touches", sha),
+		Fix:    "run it with Script.Run, which sends the source with EVAL after NOSCRIPT, or give the hook its source (WithScripts, Hook.RegisterScript)",
+	}
 }
 
 // after updates the chain's WATCH state once a command has run.
@@ -450,7 +607,7 @@ func (ch *chain) after(name string, args []any, err error) {
 
 // special names the commands the hook looks at whatever their key specs.
 var special = map[string]bool{
-	"watch": true, "unwatch": true, "exec": true, "discard": true, "reset": true,
+	"watch": true, "unwatch": true, "multi": true, "exec": true, "discard": true, "reset": true,
 	"eval": true, "evalsha": true, "eval_ro": true, "evalsha_ro": true,
 	"fcall": true, "fcall_ro": true, "script": true,
 }
@@ -569,6 +726,29 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 		if (info == nil || len(info.Keys) > 0) && ch.process != nil && h.table.needFetch() {
 			h.table.fetch(ctx, ch.process)
 			info = h.table.lookup(name, args)
+		}
+		if e := h.unseenScript(name, args); e != nil {
+			if bad == nil {
+				bad = make([]*CrossSlotError, len(cmds))
+			}
+			bad[i], anyBad = e, true
+			continue
+		}
+		if tx && name == "watch" {
+			if bad == nil {
+				bad = make([]*CrossSlotError, len(cmds))
+			}
+			keys := stringArgs(args[1:])
+			e := &CrossSlotError{
+				Kind: KindWatchInMulti, Command: "WATCH", Keys: keys,
+				Reason: fmt.Sprintf("WATCH %s queued in a transaction (TxPipeline, TxPipelined): Redis refuses WATCH inside MULTI, and the keys are not watched", quoteList(keys)),
+				Fix:    "watch the keys before MULTI: Watch(ctx, fn, keys...) with TxPipelined inside fn",
+			}
+			for _, k := range keys {
+				e.Slots = append(e.Slots, slot.Of(k))
+			}
+			bad[i], anyBad = e, true
+			continue
 		}
 		if tx {
 			// Inside MULTI/EXEC, a command that cannot span slots by itself

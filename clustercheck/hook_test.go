@@ -417,3 +417,141 @@ func TestHookConcurrentWatch(t *testing.T) {
 		t.Errorf("findings %v", f)
 	}
 }
+
+// TestHookWarmScriptCache: a script the server already has (loaded by
+// another client, or by an earlier test) is run with Script.Run, whose
+// EVALSHA succeeds on the server; the hook must still check its source.
+func TestHookWarmScriptCache(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	src := `return redis.call('GET', 'config:' .. ARGV[1])`
+	other := s.Client(t)
+	if err := other.ScriptLoad(ctx, src).Err(); err != nil {
+		t.Fatal(err)
+	}
+	undeclared := redis.NewScript(src)
+
+	c, _ := hooked(t, s, 3)
+	err := undeclared.Run(ctx, c, []string{"{s}1"}, "x").Err()
+	wantCrossSlot(t, err, clustercheck.KindScript, "EVAL", "not declared in KEYS")
+
+	// EvalSha alone of a script the hook has not seen: NOSCRIPT, unsent.
+	fresh := redis.NewScript(`return redis.call('GET', KEYS[1])`)
+	if err := other.ScriptLoad(ctx, `return redis.call('GET', KEYS[1])`).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// (go-redis turns every NOSCRIPT into redis.ErrNoScript; the server
+	// has the script, so this one is the hook's.)
+	err = fresh.EvalSha(ctx, c, []string{"{s}1"}).Err()
+	if !errors.Is(err, redis.ErrNoScript) {
+		t.Fatalf("EVALSHA of an unseen script: %v", err)
+	}
+	var e *clustercheck.CrossSlotError
+	// Script.Run recovers from it.
+	if err := fresh.Run(ctx, c, []string{"{s}1"}).Err(); err != nil && err != redis.Nil {
+		t.Fatalf("Script.Run: %v", err)
+	}
+
+	// A registered source is checked on EVALSHA alone.
+	c2, h2 := hooked(t, s, 3, clustercheck.WithScripts(src))
+	wantCrossSlot(t, undeclared.EvalSha(ctx, c2, []string{"{s}1"}, "x").Err(), clustercheck.KindScript, "EVALSHA", "not declared in KEYS")
+	h2.RegisterScript(`return 1`)
+	if err := other.ScriptLoad(ctx, `return 1`).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := redis.NewScript(`return 1`).EvalSha(ctx, c2, nil).Err(); err != nil {
+		t.Fatalf("registered script: %v", err)
+	}
+	// PassUnseenScripts sends them unchecked.
+	c3, _ := hooked(t, s, 3, clustercheck.PassUnseenScripts())
+	if err := undeclared.EvalSha(ctx, c3, []string{"{s}1"}, "x").Err(); err != nil && err != redis.Nil {
+		t.Fatalf("PassUnseenScripts: %v", err)
+	}
+	// In a pipeline, an unseen script fails alone.
+	_, err = c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		redis.NewScript(`return 2`).EvalSha(ctx, p, nil)
+		p.Set(ctx, "after", "1", 0)
+		return nil
+	})
+	if !errors.As(err, &e) || e.Kind != clustercheck.KindNoScript || c.Get(ctx, "after").Val() != "1" {
+		t.Fatalf("pipeline with an unseen script: %v", err)
+	}
+}
+
+// TestHookTransactionMisuse: WATCH queued inside MULTI, and raw
+// WATCH/MULTI/EXEC with Do on pooled clients.
+func TestHookTransactionMisuse(t *testing.T) {
+	s := hookServer(t)
+	ctx := testCtx(t)
+	c, _ := hooked(t, s, 3)
+
+	// Origin: optimistic-locking code that queues WATCH with the writes
+	// (bad); the fix watches before MULTI through Watch.
+	_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Do(ctx, "WATCH", "{acct}:1")
+		p.IncrBy(ctx, "{acct}:1", 5)
+		return nil
+	})
+	wantKind(t, err, clustercheck.KindWatchInMulti, `WATCH "{acct}:1" queued in a transaction`, "Watch(ctx, fn, keys...)")
+	if n, _ := c.Get(ctx, "{acct}:1").Int(); n != 0 {
+		t.Fatalf("the transaction ran: %d", n)
+	}
+	if err := c.Watch(ctx, func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.IncrBy(ctx, "{acct}:1", 5)
+			return nil
+		})
+		return err
+	}, "{acct}:1"); err != nil {
+		t.Fatalf("fixed form: %v", err)
+	}
+
+	// Raw WATCH/MULTI/EXEC through Do on the pooled client (bad).
+	wantKind(t, c.Do(ctx, "WATCH", "{acct}:1").Err(), clustercheck.KindPooledTransaction, `WATCH "{acct}:1" sent with Do on a *redis.Client`, "Conn(ctx)")
+	wantKind(t, c.Do(ctx, "MULTI").Err(), clustercheck.KindPooledTransaction, "goes back to the pool inside MULTI")
+	wantKind(t, c.Do(ctx, "EXEC").Err(), clustercheck.KindPooledTransaction, "EXEC")
+	// The same on one connection is fine.
+	conn := c.Conn()
+	defer conn.Close()
+	for _, args := range [][]any{{"WATCH", "{acct}:1"}, {"MULTI"}, {"INCR", "{acct}:1"}, {"EXEC"}} {
+		if err := conn.Do(ctx, args...).Err(); err != nil {
+			t.Fatalf("%v on a Conn: %v", args, err)
+		}
+	}
+	// And raw WATCH inside Watch's function, on its connection.
+	if err := c.Watch(ctx, func(tx *redis.Tx) error {
+		return tx.Do(ctx, "WATCH", "{acct}:2").Err()
+	}); err != nil {
+		t.Fatalf("WATCH on the Tx: %v", err)
+	}
+
+	// FailTest mode records them and sends the commands.
+	var ft fakeCleanupTB
+	cf, hf := hooked(t, s, 3, clustercheck.FailTest(&ft))
+	if err := cf.Do(ctx, "WATCH", "{acct}:1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	cf.Do(ctx, "UNWATCH")
+	if f := hf.Findings(); len(f) != 1 || f[0].Kind != clustercheck.KindPooledTransaction {
+		t.Fatalf("findings %v", f)
+	}
+
+	// A cluster client is pooled too.
+	cl := redistest.Shared(t)
+	cc := cl.Client(t)
+	cc.AddHook(clustercheck.NewHook())
+	wantKind(t, cc.Do(ctx, "WATCH", "{acct}:1").Err(), clustercheck.KindPooledTransaction, "*redis.ClusterClient")
+}
+
+func wantKind(t *testing.T, err error, kind string, parts ...string) {
+	t.Helper()
+	var e *clustercheck.CrossSlotError
+	if !errors.As(err, &e) || e.Kind != kind {
+		t.Fatalf("error %v (%T), want a %s finding", err, err, kind)
+	}
+	for _, p := range parts {
+		if !strings.Contains(e.Error(), p) {
+			t.Errorf("message %q lacks %q", e.Error(), p)
+		}
+	}
+}
