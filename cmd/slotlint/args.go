@@ -12,25 +12,34 @@ import (
 )
 
 // driverFlags are the flags that singlechecker (golang.org/x/tools/go/
-// analysis/singlechecker) adds to the analyzer's own, with whether each is
-// boolean. parseArgs needs them to tell flag values from package patterns;
-// TestDriverFlags checks them against "slotlint -flags".
+// analysis/singlechecker) adds to the analyzer's own, and slotlint's -cache,
+// with whether each is boolean. parseArgs needs them to tell flag values
+// from package patterns; TestDriverFlags checks them against
+// "slotlint -flags".
 var driverFlags = map[string]bool{
 	"V": true, "flags": true, "json": true, "c": false, "fix": true, "diff": true,
 	"test": true, "debug": false, "cpuprofile": false, "memprofile": false, "trace": false,
 	// Legacy vet flags, without effect.
 	"source": true, "v": true, "all": true, "tags": false,
+	"cache": true,
 }
+
+// checkerFlags are the flags that only x/tools' checker, the go/packages
+// driver, implements: with one of them slotlint runs it instead of its own
+// cached driver. (slotlint suggests no fixes, so -fix and -diff change
+// nothing.)
+var checkerFlags = []string{"fix", "diff", "debug", "trace"}
 
 // A cmdline is the command line, parsed before singlechecker parses it.
 type cmdline struct {
 	format string
 	// analyzerFlags are the analyzer's flags that were given, by name.
 	analyzerFlags map[string]string
-	// set holds the names of every flag given.
-	set  map[string]bool
-	test bool
-	args []string
+	// set holds the names of every flag given; values, their values.
+	set    map[string]bool
+	values map[string]string
+	test   bool
+	args   []string
 	// vet is true when go vet runs slotlint on one package: the only
 	// argument is a *.cfg file.
 	vet bool
@@ -41,7 +50,7 @@ type cmdline struct {
 // before singlechecker runs. An error means singlechecker will reject the
 // command line too.
 func parseArgs(args []string) (*cmdline, error) {
-	cl := &cmdline{format: "text", analyzerFlags: map[string]string{}, set: map[string]bool{}}
+	cl := &cmdline{format: "text", analyzerFlags: map[string]string{}, set: map[string]bool{}, values: map[string]string{}}
 	fs := flag.NewFlagSet("slotlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	for name, isBool := range driverFlags {
@@ -63,6 +72,7 @@ func parseArgs(args []string) (*cmdline, error) {
 	}
 	fs.Visit(func(f *flag.Flag) {
 		cl.set[f.Name] = true
+		cl.values[f.Name] = f.Value.String()
 		if analyzer.Analyzer.Flags.Lookup(f.Name) != nil {
 			cl.analyzerFlags[f.Name] = f.Value.String()
 		}
@@ -80,6 +90,32 @@ func parseArgs(args []string) (*cmdline, error) {
 // printing the flags, the version or the usage.
 func (cl *cmdline) analyzes() bool {
 	return len(cl.args) > 0 && !cl.set["flags"] && !cl.set["V"]
+}
+
+// standalone reports whether slotlint's own driver, which caches, runs the
+// command line, rather than x/tools' checker.
+func (cl *cmdline) standalone() bool {
+	if cl.vet || cl.format == "sarif" {
+		return false
+	}
+	for _, name := range checkerFlags {
+		if cl.set[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// boolValue is the value of a boolean flag given, or def.
+func (cl *cmdline) boolValue(name string, def bool) bool {
+	if !cl.set[name] {
+		return def
+	}
+	b, err := strconv.ParseBool(cl.values[name])
+	if err != nil {
+		return def
+	}
+	return b
 }
 
 // setAnalyzerFlags gives the analyzer the values of its flags, as

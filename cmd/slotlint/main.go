@@ -4,6 +4,19 @@
 // It runs standalone, as "slotlint ./...", or under go vet, as
 // "go vet -vettool=$(command -v slotlint) ./...".
 //
+// Standalone, it analyses one package at a time, in dependency order, with
+// the types of each package's dependencies taken from their export data,
+// and caches every package's facts and findings (package internal/driver).
+// The cache is in the slotlint directory of the user's cache directory
+// ($XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS,
+// %LocalAppData% on Windows), or in $SLOTLINT_CACHE when it is set. A
+// package's entry is keyed by its files, its dependencies' keys, the
+// rules, the flags and the slotlint executable, so a rerun with nothing
+// changed only reads the cache. -cache=false bypasses the cache (it
+// neither reads nor writes it); removing the directory clears it.
+// -fix, -diff, -debug and -trace run x/tools' checker instead, which loads
+// every package at once and caches nothing, as -format=sarif does.
+//
 // Output formats, chosen with -format:
 //
 //	text   findings on stderr, one per line, file:line:col: message (the default)
@@ -28,14 +41,20 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/driver"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
 
 func main() {
 	flag.Var(formatFlag{}, "format", "output format: text, json (the same as -json) or sarif")
+	flag.Bool("cache", true, "standalone: read and write the cache of each package's results; -cache=false analyses every package anew")
 	cl, err := parseArgs(os.Args[1:])
 	if err != nil {
 		// singlechecker parses the same flags and says what is wrong.
@@ -68,8 +87,119 @@ func main() {
 		if cl.format == "sarif" {
 			os.Exit(runSARIF(cl))
 		}
+		if cl.standalone() {
+			os.Exit(runStandalone(cl))
+		}
 	}
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// runStandalone analyses the packages of the command line with slotlint's
+// caching driver and prints the findings as singlechecker would: text on
+// stderr, or x/tools' JSON tree on stdout. It returns the exit code: 1
+// when a package did not load or analyse, else 3 when the text format
+// printed findings, else 0.
+func runStandalone(cl *cmdline) int {
+	if file := cl.values["cpuprofile"]; file != "" {
+		f, err := os.Create(file)
+		if err != nil {
+			printError(err)
+			return 1
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			printError(err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if file := cl.values["memprofile"]; file != "" {
+		defer func() {
+			f, err := os.Create(file)
+			if err == nil {
+				runtime.GC()
+				err = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+			if err != nil {
+				printError(err)
+			}
+		}()
+	}
+	contextLines := -1
+	if cl.set["c"] {
+		n, err := strconv.Atoi(cl.values["c"])
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "slotlint: -c=%s: not a number of lines\n", cl.values["c"])
+			return 2
+		}
+		contextLines = n
+	}
+	cfg := &driver.Config{Analyzer: analyzer.Analyzer, Tests: cl.test}
+	if cl.boolValue("cache", true) {
+		dir, err := driver.DefaultCacheDir()
+		if err != nil {
+			printError(err)
+			return 1
+		}
+		cfg.CacheDir = dir
+	}
+	salt, err := cl.salt()
+	if err != nil {
+		printError(err)
+		return 1
+	}
+	cfg.Salt = salt
+	res, err := driver.Run(cfg, cl.args...)
+	if err != nil {
+		printError(err)
+		return 1
+	}
+	code := 0
+	if cl.format == "json" || cl.boolValue("json", false) {
+		for _, f := range res.Failures {
+			fmt.Fprintf(os.Stderr, "slotlint: %s\n", f)
+		}
+		if err := res.PrintJSON(os.Stdout, analyzer.Analyzer); err != nil {
+			printError(err)
+			return 1
+		}
+	} else {
+		if err := res.PrintText(os.Stderr, analyzer.Analyzer, contextLines); err != nil {
+			printError(err)
+			return 1
+		}
+		if res.Count() > 0 {
+			code = 3
+		}
+	}
+	if len(res.Failures) > 0 {
+		code = 1
+	}
+	return code
+}
+
+// salt is what, besides the packages' files and slotlint itself, the
+// results depend on: the analyzer's flags given, and the content of the
+// rules file.
+func (cl *cmdline) salt() ([]byte, error) {
+	var b []byte
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for name := range cl.analyzerFlags {
+			if !yield(name) {
+				return
+			}
+		}
+	}) {
+		b = fmt.Appendf(b, "-%s=%q\n", name, cl.analyzerFlags[name])
+	}
+	if file := cl.analyzerFlags["rules"]; file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		b = fmt.Appendf(b, "rules %d\n%s", len(data), data)
+	}
+	return b, nil
 }
 
 // vetxOnly reports whether go vet runs slotlint on a package only for the

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binDir = dir
+	// The standalone runs cache their results here, not in the user's
+	// cache.
+	os.Setenv("SLOTLINT_CACHE", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

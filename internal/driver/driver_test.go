@@ -1,0 +1,342 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// checkerRun is the driver that slotlint had before this one, x/tools'
+// checker over go/packages, as singlechecker runs it: every package's
+// syntax and types at once, nothing cached. The tests compare the two.
+func checkerRun(t *testing.T, a *analysis.Analyzer, dir string, env []string, tests bool, patterns ...string) (text, js []byte) {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: tests, Dir: dir, Env: env}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		t.Fatalf("%d errors loading %s", n, patterns)
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tb, jb bytes.Buffer
+	if err := graph.PrintText(&tb, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.PrintJSON(&jb); err != nil {
+		t.Fatal(err)
+	}
+	return tb.Bytes(), jb.Bytes()
+}
+
+// driverRun runs this package's driver and returns its text and JSON
+// output.
+func driverRun(t *testing.T, cfg *Config, patterns ...string) (res *Result, text, js []byte) {
+	t.Helper()
+	res, err := Run(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tb, jb bytes.Buffer
+	if err := res.PrintText(&tb, cfg.Analyzer, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.PrintJSON(&jb, cfg.Analyzer); err != nil {
+		t.Fatal(err)
+	}
+	return res, tb.Bytes(), jb.Bytes()
+}
+
+// sameOutput checks that two runs printed the same findings: the same
+// lines of text, in any order, and the same JSON tree.
+func sameOutput(t *testing.T, what string, wantText, wantJSON, gotText, gotJSON []byte) {
+	t.Helper()
+	lines := func(b []byte) []string {
+		l := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		slices.Sort(l)
+		return l
+	}
+	if w, g := lines(wantText), lines(gotText); !slices.Equal(w, g) {
+		t.Errorf("%s: text output differs\nwant (%d lines):\n%s\ngot (%d lines):\n%s", what, len(w), strings.Join(w, "\n"), len(g), strings.Join(g, "\n"))
+	}
+	var w, g any
+	if err := json.Unmarshal(wantJSON, &w); err != nil {
+		t.Fatalf("%s: checker JSON: %v", what, err)
+	}
+	if err := json.Unmarshal(gotJSON, &g); err != nil {
+		t.Fatalf("%s: driver JSON: %v\n%s", what, err, gotJSON)
+	}
+	// The analyzer reports a package's findings in an order that may
+	// change from run to run; the driver sorts them by position.
+	if !reflect.DeepEqual(sortLists(w), sortLists(g)) {
+		t.Errorf("%s: JSON output differs\nwant:\n%s\ngot:\n%s", what, wantJSON, gotJSON)
+	}
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// compare runs both drivers on the patterns, with and without tests, and
+// checks that they agree; the second run of this driver reads the cache.
+func compare(t *testing.T, dir string, env []string, modes []bool, patterns ...string) {
+	found := false
+	for _, tests := range modes {
+		what := fmt.Sprintf("%s (tests %v)", patterns, tests)
+		wantText, wantJSON := checkerRun(t, analyzer.Analyzer, dir, env, tests, patterns...)
+		found = found || len(bytes.TrimSpace(wantText)) > 0
+		cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: tests, CacheDir: t.TempDir()}
+		cold, gotText, gotJSON := driverRun(t, cfg, patterns...)
+		sameOutput(t, what+", cold", wantText, wantJSON, gotText, gotJSON)
+		if len(cold.Failures) > 0 {
+			t.Errorf("%s: failures: %q", what, cold.Failures)
+		}
+		warm, warmText, warmJSON := driverRun(t, cfg, patterns...)
+		if warm.Analysed != 0 || warm.Cached != cold.Analysed+cold.Cached {
+			t.Errorf("%s: warm run analysed %d packages and read %d from the cache; want 0 and %d", what, warm.Analysed, warm.Cached, cold.Analysed)
+		}
+		if !bytes.Equal(warmText, gotText) || !bytes.Equal(warmJSON, gotJSON) {
+			t.Errorf("%s: the warm run printed\n%s\nthe cold one\n%s", what, warmText, gotText)
+		}
+		t.Logf("%s: %d packages analysed, then %d read from the cache; %d lines of findings", what, cold.Analysed, warm.Cached, bytes.Count(gotText, []byte("\n")))
+	}
+	if !found {
+		t.Errorf("%s: the checker found nothing; the comparison proves little", patterns)
+	}
+}
+
+func TestSameAsCheckerDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the demo and its dependencies twice")
+	}
+	compare(t, repoRoot(t), nil, []bool{false, true}, "./testdata/demo/...")
+}
+
+func TestSameAsCheckerAnalyzerTestdata(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the analyzer's testdata module and its dependencies twice")
+	}
+	dir := filepath.Join(repoRoot(t), "analyzer", "testdata")
+	compare(t, dir, append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), []bool{true}, "./...")
+}
+
+// TestSameAsCheckerGoRedis compares the drivers on go-redis v9 and its
+// tests, fetched through the module proxy into a new module.
+func TestSameAsCheckerGoRedis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fetches go-redis and analyses it, its tests and its dependencies")
+	}
+	proxy := "https://proxy.golang.org"
+	if out, err := exec.Command("go", "env", "GOPROXY").Output(); err == nil {
+		first, _, _ := strings.Cut(strings.TrimSpace(string(out)), ",")
+		if strings.HasPrefix(first, "http") {
+			proxy = first
+		}
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(strings.TrimSuffix(proxy, "/") + "/github.com/redis/go-redis/v9/@v/v9.23.0.info")
+	if err != nil {
+		t.Skipf("the module proxy is unreachable: %v", err)
+	}
+	resp.Body.Close()
+	dir := t.TempDir()
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	for _, args := range [][]string{
+		{"mod", "init", "slotlint.test/gored"},
+		{"get", "-t", "github.com/redis/go-redis/v9/...@v9.23.0"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	compare(t, dir, env, []bool{true}, "github.com/redis/go-redis/v9/...")
+}
+
+// sortLists sorts the diagnostics of each package and analyzer of a JSON
+// tree.
+func sortLists(tree any) any {
+	for _, byAnalyzer := range tree.(map[string]any) {
+		for name, v := range byAnalyzer.(map[string]any) {
+			if list, ok := v.([]any); ok {
+				slices.SortFunc(list, func(a, b any) int {
+					ja, _ := json.Marshal(a)
+					jb, _ := json.Marshal(b)
+					return strings.Compare(string(ja), string(jb))
+				})
+				byAnalyzer.(map[string]any)[name] = list
+			}
+		}
+	}
+	return tree
+}
+
+// newModule writes a module that requires what the slotlint module does,
+// with the files given, and returns its directory and the environment that
+// keeps the go command off the network.
+func newModule(t *testing.T, files map[string]string) (string, []string) {
+	t.Helper()
+	root := repoRoot(t)
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "go.mod" {
+			data = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(data, []byte("module example.com/app"))
+		}
+		files[name] = string(data)
+	}
+	for name, text := range files {
+		writeFile(t, filepath.Join(dir, name), text)
+	}
+	return dir, append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off")
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const (
+	keysGo = `package keys
+
+// Tmp is the key of a user's temporary copy.
+func Tmp(id string) string { return "tmp:" + id }
+`
+	keysFixedGo = `package keys
+
+// Tmp is the key of a user's temporary copy, in the user's slot.
+func Tmp(id string) string { return "{" + id + "}:tmp" }
+`
+	appGo = `package app
+
+import (
+	"context"
+
+	"example.com/app/keys"
+	"github.com/redis/go-redis/v9"
+)
+
+// Publish replaces a user's live copy with the temporary one.
+func Publish(ctx context.Context, rdb redis.UniversalClient, id string) error {
+	return rdb.Rename(ctx, keys.Tmp(id), "{"+id+"}:live").Err()
+}
+`
+	otherGo = `package other
+
+// Name has nothing to do with Redis.
+func Name() string { return "other" }
+`
+)
+
+// TestCacheFollowsChanges edits a key helper in one package: the next run
+// analyses that package and the one that imports it, reads the others
+// from the cache, and prints what a run without the cache prints.
+func TestCacheFollowsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses go-redis and its dependencies")
+	}
+	dir, env := newModule(t, map[string]string{
+		"keys/keys.go":   keysGo,
+		"app/app.go":     appGo,
+		"other/other.go": otherGo,
+	})
+	cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: true, CacheDir: t.TempDir()}
+	cold, coldText, _ := driverRun(t, cfg, "./...")
+	if !strings.Contains(string(coldText), `RENAME keys "tmp:<id>"`) {
+		t.Fatalf("the first run lacks the RENAME finding:\n%s", coldText)
+	}
+	writeFile(t, filepath.Join(dir, "keys", "keys.go"), keysFixedGo)
+	warm, warmText, warmJSON := driverRun(t, cfg, "./...")
+	if warm.Analysed != 2 || warm.Cached != cold.Analysed-2 {
+		t.Errorf("after editing keys.go: %d packages analysed, %d read from the cache; want 2 (keys, app) and %d", warm.Analysed, warm.Cached, cold.Analysed-2)
+	}
+	fresh := *cfg
+	fresh.CacheDir = ""
+	_, freshText, freshJSON := driverRun(t, &fresh, "./...")
+	if !bytes.Equal(warmText, freshText) || !bytes.Equal(warmJSON, freshJSON) {
+		t.Errorf("after editing keys.go, the run with the cache printed\n%s\nthe run without it\n%s", warmText, freshText)
+	}
+	if bytes.Equal(warmText, coldText) {
+		t.Errorf("the findings did not change with keys.go:\n%s", warmText)
+	}
+	// Other rules are another key: nothing comes from the cache.
+	salted := *cfg
+	salted.Salt = []byte("-proven-only=true")
+	if res, _, _ := driverRun(t, &salted, "./..."); res.Cached != 0 {
+		t.Errorf("with another salt, %d packages came from the cache", res.Cached)
+	}
+}
+
+// TestBrokenPackage: a package that does not type-check is one line, and
+// the others are analysed.
+func TestBrokenPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses go-redis and its dependencies")
+	}
+	dir, env := newModule(t, map[string]string{
+		"keys/keys.go":        keysGo,
+		"app/app.go":          appGo,
+		"broken/broken.go":    "package broken\n\nfunc F() int { return \"x\" }\n",
+		"user/user.go":        "package user\n\nimport \"example.com/app/broken\"\n\nvar N = broken.F()\n",
+		"syntax/syntax.go":    "package syntax\n\nfunc F( {\n",
+		"other/other.go":      otherGo,
+		"other/other_test.go": "package other\n\nimport \"testing\"\n\nfunc TestName(t *testing.T) { _ = Name() }\n",
+	})
+	for _, cache := range []string{"", t.TempDir()} {
+		cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: true, CacheDir: cache}
+		for range 2 {
+			res, text, _ := driverRun(t, cfg, "./...")
+			if !strings.Contains(string(text), `RENAME keys "tmp:<id>"`) {
+				t.Errorf("the app package's finding is missing:\n%s", text)
+			}
+			var got []string
+			for _, f := range res.Failures {
+				pkg, _, _ := strings.Cut(f, ": ")
+				got = append(got, pkg)
+			}
+			want := []string{"example.com/app/broken", "example.com/app/syntax", "example.com/app/user"}
+			if slices.Sort(got); !slices.Equal(got, want) {
+				t.Errorf("failures %q; want one line for each of %q", res.Failures, want)
+			}
+			for _, f := range res.Failures {
+				if strings.Contains(f, "\n") {
+					t.Errorf("a failure of more than one line: %q", f)
+				}
+			}
+			t.Logf("%q", res.Failures)
+		}
+	}
+}
