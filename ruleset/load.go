@@ -129,11 +129,10 @@ var (
 // on the merged rule set.
 func ParseRules(filename string, data []byte) (*Rules, error) {
 	l := &loader{file: filename, data: data}
-	l.lineStarts = append(l.lineStarts, 0)
-	for i, c := range data {
-		if c == '\n' {
-			l.lineStarts = append(l.lineStarts, i+1)
-		}
+	l.splitLines()
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		return nil, &RulesError{Faults: []*Fault{{Pos: Pos{File: filename, Line: 1, Col: 1},
+			Msg: "the rules file is in UTF-16 (it starts with a byte order mark); save it as UTF-8"}}}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -158,6 +157,7 @@ type loader struct {
 	file       string
 	data       []byte
 	lineStarts []int // byte offsets where lines begin
+	lineEnds   []int // byte offsets where they end, before the line break
 	faults     []*Fault
 }
 
@@ -170,16 +170,38 @@ func (l *loader) pos(n *yaml.Node) Pos {
 	return Pos{File: l.file, Line: n.Line, Col: l.byteCol(n.Line, n.Column)}
 }
 
+// splitLines finds the lines of the file as YAML counts them: a line ends at
+// "\r\n", "\r", "\n", or a NEL, LS or PS character.
+func (l *loader) splitLines() {
+	l.lineStarts = append(l.lineStarts[:0], 0)
+	l.lineEnds = l.lineEnds[:0]
+	d := l.data
+	for i := 0; i < len(d); i++ {
+		n := 0 // the length of the line break at i
+		switch {
+		case d[i] == '\r' && i+1 < len(d) && d[i+1] == '\n':
+			n = 2
+		case d[i] == '\r' || d[i] == '\n':
+			n = 1
+		case d[i] == 0xc2 && i+1 < len(d) && d[i+1] == 0x85:
+			n = 2
+		case d[i] == 0xe2 && i+2 < len(d) && d[i+1] == 0x80 && (d[i+2] == 0xa8 || d[i+2] == 0xa9):
+			n = 3
+		default:
+			continue
+		}
+		l.lineEnds = append(l.lineEnds, i)
+		i += n - 1
+		l.lineStarts = append(l.lineStarts, i+1)
+	}
+	l.lineEnds = append(l.lineEnds, len(d))
+}
+
 func (l *loader) line(line int) []byte {
 	if line < 1 || line > len(l.lineStarts) {
 		return nil
 	}
-	start := l.lineStarts[line-1]
-	end := len(l.data)
-	if line < len(l.lineStarts) {
-		end = l.lineStarts[line] - 1
-	}
-	return bytes.TrimSuffix(l.data[start:end], []byte("\r"))
+	return l.data[l.lineStarts[line-1]:l.lineEnds[line-1]]
 }
 
 // byteCol turns a 1-based character column of a line into a byte column.

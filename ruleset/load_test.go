@@ -539,3 +539,20 @@ func TestClientTypes(t *testing.T) {
 		t.Errorf("a bad role: err = %v", err)
 	}
 }
+
+// Positions count lines as YAML does: "\r" alone and NEL, LS and PS end a
+// line too. A UTF-16 file is refused at its start.
+func TestPositionsOtherLineBreaks(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"version: 1\rfamilies:\r  job: \"a:{<q>\"\r", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
+		{"version: 1\r\nfamilies:\r\n  job: \"a:{<q>\"\r\n", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
+		{"version: 1\u0085families:\u2028  job: \"a:{<q>\"\u2029", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
+		{"version: 1\rfamilies: [\r", `f.yaml:2:11: invalid YAML: did not find expected node content`},
+		{"\xff\xfev\x00e\x00r\x00s\x00i\x00o\x00n\x00:\x00 \x001\x00\n\x00", `f.yaml:1:1: the rules file is in UTF-16 (it starts with a byte order mark); save it as UTF-8`},
+	} {
+		_, err := ParseRules("f.yaml", []byte(tc.src))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("ParseRules(%q) = %v\nwant %s", tc.src, err, tc.want)
+		}
+	}
+}
