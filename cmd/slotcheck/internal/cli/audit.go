@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ const auditHelp = `slotcheck audit: look at every key of a cluster, read-only.
 
 Usage:
   slotcheck audit --addr HOST:PORT [--match PATTERN] [--rules FILE] [--rate N] [--json]
+                  [--fail-on orphans,broken-hashtag,unmatched]
 
 audit SCANs every master (or the one standalone server) and reports:
   - keys that match no key family of the rules (when the rules have some);
@@ -32,10 +34,17 @@ Slots that move during the audit are counted again at its end, so each key
 that exists throughout is counted once. A progress bar shows on stderr when
 it is a terminal.
 
+audit exits with status 0 whatever it finds, unless --fail-on names kinds
+of problem that make it exit with status 1 when found, for CI:
+  orphans          keys on a master that does not serve their slot
+  broken-hashtag   keys with an empty "{}" or a '{' without '}'
+  unmatched        keys that match no key family of the rules
+
 Examples:
   slotcheck audit --addr 127.0.0.1:7000 --rules slotlint.yaml
   slotcheck audit --addr 127.0.0.1:7000 --match 'emq:*' --rate 50000
   slotcheck audit --addr 127.0.0.1:7000 --json > audit.json
+  slotcheck audit --addr 127.0.0.1:7000 --fail-on orphans,broken-hashtag
 `
 
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,18 +56,30 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rate := fs.Float64("rate", 0, "read at most N keys per second (0: no limit)")
 	count := fs.Int64("count", 1000, "SCAN COUNT hint")
 	asJSON := fs.Bool("json", false, "write JSON")
+	failOn := fs.StringSlice("fail-on", nil, "exit 1 when the audit finds these: orphans, broken-hashtag, unmatched (comma-separated)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	if *rate < 0 || *count < 1 {
-		return usagef("--rate must be 0 or more, --count at least 1")
+	if math.IsNaN(*rate) || *rate < 0 || (*rate > 0 && *rate < 1) || *rate > maxRate {
+		return usagef("--rate %v: give 0 (no limit) or a number of keys a second from 1 to %d", *rate, int64(maxRate))
+	}
+	if *count < 1 {
+		return usagef("--count must be at least 1")
+	}
+	for _, f := range *failOn {
+		if !failKinds[f] {
+			return usagef("--fail-on %q: the kinds are orphans, broken-hashtag and unmatched", f)
+		}
+	}
+	if err := cf.check(); err != nil {
+		return err
 	}
 	rules, err := slotlint.LoadRules(*rulesFile)
 	if err != nil {
-		return err
+		return &inputError{err}
 	}
 	cn, err := cf.connect(ctx, false)
 	if err != nil {
@@ -82,10 +103,44 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("audit stopped: %w", err)
 	}
 	if *asJSON {
-		return writeAuditJSON(stdout, r, rules)
+		if err := writeAuditJSON(stdout, r, rules); err != nil {
+			return err
+		}
+	} else {
+		writeAuditText(stdout, cn, r)
 	}
-	writeAuditText(stdout, cn, r)
-	return nil
+	return failures(r, *failOn)
+}
+
+// maxRate is the highest --rate: far above what one client can read.
+const maxRate = 1e8
+
+var failKinds = map[string]bool{"orphans": true, "broken-hashtag": true, "unmatched": true}
+
+// failures returns a mismatchError naming the problems of r that --fail-on
+// names, or nil.
+func failures(r *clustercheck.AuditReport, failOn []string) error {
+	var found []string
+	for _, f := range failOn {
+		switch f {
+		case "orphans":
+			if r.Orphans.Keys > 0 {
+				found = append(found, fmt.Sprintf("%s keys on a master that does not serve their slot", thousands(r.Orphans.Keys)))
+			}
+		case "broken-hashtag":
+			if n := r.EmptyTag.Keys + r.UnclosedTag.Keys; n > 0 {
+				found = append(found, fmt.Sprintf("%s keys with a broken hashtag", thousands(n)))
+			}
+		case "unmatched":
+			if r.Unmatched.Keys > 0 {
+				found = append(found, fmt.Sprintf("%s keys that match no key family", thousands(r.Unmatched.Keys)))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return &mismatchError{"found " + strings.Join(found, ", ") + " (--fail-on)"}
 }
 
 // testProgress, when set by a test, replaces the progress bar.

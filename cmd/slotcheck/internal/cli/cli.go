@@ -20,8 +20,11 @@ import (
 const (
 	ExitOK       = 0 // done, nothing wrong found
 	ExitMismatch = 1 // a slot or a colocation group did not check out
-	ExitUsage    = 2 // bad arguments
+	ExitUsage    = 2 // bad arguments, a bad rules file or TLS file
 	ExitError    = 3 // the server could not be reached, refused, or failed
+	// ExitInterrupted is the status after SIGINT (Ctrl-C), 128+2 as a
+	// shell reports a process killed by it.
+	ExitInterrupted = 130
 )
 
 const usage = `slotcheck checks Redis Cluster keys against a live server, read-only.
@@ -30,6 +33,7 @@ Usage:
   slotcheck slot KEY... [--addr HOST:PORT]
   slotcheck verify --addr HOST:PORT [--rules FILE] [--samples N]
   slotcheck audit --addr HOST:PORT [--match PATTERN] [--rules FILE] [--rate N] [--json]
+                  [--fail-on orphans,broken-hashtag,unmatched]
 
 Commands:
   slot     show the slot and hashtag of each key; with --addr, confirmed by
@@ -50,8 +54,13 @@ Connection flags (every command that talks to a server):
                      --insecure (skip certificate verification)
   --timeout DURATION limit on every call to a server (default 5s)
 
-Exit status: 0 all good, 1 a mismatch was found, 2 bad usage, 3 the server
-could not be reached or failed. Run "slotcheck COMMAND --help" for more.
+"--" ends the flags: what follows are arguments (keys), even if they start
+with "-".
+
+Exit status: 0 all good; 1 a mismatch was found (or, for audit, a problem
+named in --fail-on); 2 bad usage: a bad flag or value, a bad rules file, a
+missing or bad TLS file; 3 the server could not be reached, refused, or
+failed; 130 interrupted (SIGINT). Run "slotcheck COMMAND --help" for more.
 `
 
 // Run runs slotcheck with args (without the program name) and returns the
@@ -96,10 +105,17 @@ func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return ExitOK
 	case errors.Is(err, pflag.ErrHelp):
 		return ExitOK
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "slotcheck %s: interrupted\n", args[0])
+		return ExitInterrupted
 	}
 	var ue *usageError
 	var me *mismatchError
+	var ie *inputError
 	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "slotcheck %s: %s\n", args[0], oneLine(ie.Error()))
+		return ExitUsage
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "slotcheck %s: %s (slotcheck %s --help)\n", args[0], oneLine(ue.msg), args[0])
 		return ExitUsage
@@ -110,6 +126,13 @@ func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fmt.Fprintf(stderr, "slotcheck %s: %s\n", args[0], oneLine(explain(err)))
 	return ExitError
 }
+
+// An inputError is bad input other than a flag: a rules file, a TLS file.
+// It exits with ExitUsage, without pointing to --help.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
 
 type usageError struct{ msg string }
 

@@ -96,6 +96,55 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// TestExitCodes: 2 for every kind of bad input, found before any server is
+// reached; 130 when interrupted.
+func TestExitCodes(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\nfamilies:\n  job: \"emq:{<queue>:job\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:1" // nothing listens: usage errors come first
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"audit", "--addr", addr, "--rules", bad}, "bad.yaml:3:"},
+		{[]string{"verify", "--addr", addr, "--rules", bad}, "bad.yaml:3:"},
+		{[]string{"audit", "--addr", addr, "--rules", "/nonexistent/rules.yaml"}, "no such file"},
+		{[]string{"verify", "--addr", addr, "--tls", "--cacert", "/nonexistent/ca.pem"}, "--cacert"},
+		{[]string{"audit", "--addr", "127.0.0.1:99999"}, "the port must be a number from 1 to 65535"},
+		{[]string{"audit", "--addr", "127.0.0.1:http"}, "the port must be a number"},
+		{[]string{"slot", "a", "--addr", ":7000"}, "is not HOST:PORT"},
+		{[]string{"audit", "--addr", addr, "--timeout", "0"}, "--timeout 0s: it must be more than 0"},
+		{[]string{"audit", "--addr", addr, "--rate", "NaN"}, "--rate NaN"},
+		{[]string{"audit", "--addr", addr, "--rate", "1e12"}, "--rate 1e+12"},
+		{[]string{"audit", "--addr", addr, "--rate", "0.001"}, "--rate 0.001"},
+		{[]string{"audit", "--addr", addr, "--fail-on", "orphans,typos"}, `--fail-on "typos"`},
+	} {
+		code, _, errs := run(t, tc.args...)
+		if code != ExitUsage {
+			t.Errorf("%q: exit %d, want %d (%s)", tc.args, code, ExitUsage, errs)
+		}
+		wantOneLine(t, errs, tc.want)
+	}
+
+	// "--" ends the flags.
+	code, out, errs := run(t, "slot", "--", "--addr", "-k")
+	if code != ExitOK || !strings.Contains(out, `"--addr"`) || !strings.Contains(out, `"-k"`) {
+		t.Errorf("slot -- KEYS: %d %q %q", code, out, errs)
+	}
+
+	// Interrupted: the context is cancelled, as SIGINT does in main.
+	s := redistest.StartStandalone(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	if code := RunContext(ctx, []string{"audit", "--addr", s.Addr}, &o, &e); code != ExitInterrupted {
+		t.Errorf("interrupted audit: exit %d (%s)", code, e.String())
+	}
+	wantOneLine(t, e.String(), "interrupted")
+}
+
 func TestSlot(t *testing.T) {
 	code, out, _ := run(t, "slot", "user:{42}:cart", "a", "x{}y")
 	if code != ExitOK {
@@ -295,6 +344,22 @@ func TestAuditReadOnly(t *testing.T) {
 	if code != ExitOK {
 		t.Errorf("audit text: %d", code)
 	}
+
+	// --fail-on: broken hashtags fail the audit, with the report written.
+	code, out, errs = run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--fail-on", "orphans,broken-hashtag")
+	if code != ExitMismatch || !strings.Contains(out, "broken hashtags") {
+		t.Errorf("--fail-on broken-hashtag: %d %q", code, out)
+	}
+	wantOneLine(t, errs, "2 keys with a broken hashtag (--fail-on)")
+	code, _, errs = run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--fail-on", "orphans", "--json")
+	if code != ExitOK {
+		t.Errorf("--fail-on orphans without orphans: %d %q", code, errs)
+	}
+	code, _, errs = run(t, "audit", "--addr", cl.Nodes[0].Addr, "--rules", rulesFile(t), "--fail-on", "unmatched", "--json")
+	if code != ExitMismatch {
+		t.Errorf("--fail-on unmatched: %d", code)
+	}
+	wantOneLine(t, errs, "3 keys that match no key family")
 }
 
 // TestNodeDown kills a master while the audit scans, then waits for the

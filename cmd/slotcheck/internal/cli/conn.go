@@ -49,6 +49,24 @@ func (c *connFlags) register(fs *pflag.FlagSet, addrDefault string) {
 	fs.DurationVar(&c.timeout, "timeout", 5*time.Second, "limit on every call to a server")
 }
 
+// check checks the flags before any connection is tried.
+func (c *connFlags) check() error {
+	if c.addr == "" {
+		return usagef("--addr is required")
+	}
+	host, port, err := net.SplitHostPort(c.addr)
+	if err != nil || host == "" {
+		return usagef("--addr %q is not HOST:PORT", c.addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return usagef("--addr %q: the port must be a number from 1 to 65535", c.addr)
+	}
+	if c.timeout <= 0 {
+		return usagef("--timeout %v: it must be more than 0", c.timeout)
+	}
+	return nil
+}
+
 // A conn is a connection to a server or cluster.
 type conn struct {
 	client  redis.UniversalClient
@@ -83,11 +101,11 @@ func (c *connFlags) tlsConfig() (*tls.Config, error) {
 	if c.cacert != "" {
 		pem, err := os.ReadFile(c.cacert)
 		if err != nil {
-			return nil, usagef("--cacert: %v", err)
+			return nil, &inputError{fmt.Errorf("--cacert: %w", err)}
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, usagef("--cacert %s: no PEM certificate in the file", c.cacert)
+			return nil, &inputError{fmt.Errorf("--cacert %s: no PEM certificate in the file", c.cacert)}
 		}
 		cfg.RootCAs = pool
 	}
@@ -97,7 +115,7 @@ func (c *connFlags) tlsConfig() (*tls.Config, error) {
 	if c.cert != "" {
 		pair, err := tls.LoadX509KeyPair(c.cert, c.key)
 		if err != nil {
-			return nil, usagef("--cert/--key: %v", err)
+			return nil, &inputError{fmt.Errorf("--cert/--key: %w", err)}
 		}
 		cfg.Certificates = []tls.Certificate{pair}
 	}
@@ -212,8 +230,8 @@ func (c *connFlags) connect(ctx context.Context, needCluster bool) (*conn, error
 	if c.addr == "" {
 		return nil, usagef("--addr is required")
 	}
-	if _, _, err := net.SplitHostPort(c.addr); err != nil {
-		return nil, usagef("--addr %q is not HOST:PORT", c.addr)
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	tlsCfg, err := c.tlsConfig()
 	if err != nil {

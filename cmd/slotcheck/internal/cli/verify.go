@@ -48,7 +48,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	rules, err := slotlint.LoadRules(*rulesFile)
 	if err != nil {
-		return err
+		return &inputError{err}
 	}
 	cn, err := cf.connect(ctx, true)
 	if err != nil {
