@@ -9,33 +9,49 @@ import (
 )
 
 // The test packages live in a module of their own under testdata, which
-// requires the real go-redis v9 and v8, so they follow the real API. They
-// are loaded in one run, since loading go-redis dominates the time:
+// requires the real go-redis v9 and v8, so they follow the real API. Each
+// family of checks has its own directory and its own test:
 //
-//	basic       literal keys of every kind of multi-key command
-//	provenance  keys built with Sprintf, Join, branches, loops, templates, fields
-//	keys, app   key helpers in one package, used in another (facts)
-//	tx          WATCH transactions, TxPipelined, TxPipeline, plain pipelines
-//	ignore      //slotlint:ignore directives
-//	v8          go-redis v8
-//	raw         Do with a constant command name
-//	wrappers    wrappers declared in rules.yaml, and found by slotlint
-//	scripts     Lua scripts: undeclared keys, arity, flags, syntax
-//	functions   Redis 7 function libraries and FCALL
-//	atomic*     the atomicity checks: a balance withdrawal, an inventory
+//	crossslot/  cross-slot, maybe-cross-slot, copy-db, SORT patterns
+//	  basic       literal keys of every kind of multi-key command
+//	  provenance  keys built with Sprintf, Join, branches, loops, templates, fields
+//	  keys, app   key helpers in one package, used in another (facts)
+//	  tx          WATCH transactions, TxPipelined, TxPipeline, plain pipelines
+//	  v8          go-redis v8
+//	  raw         Do with a constant command name
+//	  wrappers    wrappers declared in rules.yaml, and found by slotlint
+//	newcommands   commands newer than Redis 7.0 and module commands (JSON, t-digest)
+//	scripts/    lua-syntax, undeclared-key, script-arity, script-flags
+//	  scripts     Lua scripts: undeclared keys, arity, flags, syntax
+//	  functions   Redis 7 function libraries and FCALL
+//	atomicity/  the six atomicity checks: a balance withdrawal, an inventory
 //	            reservation, a counter with a floor and a ceiling, an order
 //	            confirmation, retry loops, go-redis's Watch example, and v8
-//	newcommands commands newer than Redis 7.0 and module commands (JSON, t-digest)
-func TestAnalyzer(t *testing.T) {
+//	ignore        //slotlint:ignore directives (ignore-directive), run
+//	              with the cross-slot family whose findings they suppress
+//
+// Each test loads go-redis once, which dominates its time.
+
+func TestCrossSlot(t *testing.T) {
+	dir := testdata(t)
+	setFlag(t, "rules", filepath.Join(dir, "crossslot", "wrappers", "rules.yaml"))
+	analysistest.Run(t, dir, analyzer.Analyzer, "./crossslot/...", "./newcommands", "./ignore")
+}
+
+func TestScripts(t *testing.T) {
+	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./scripts/...")
+}
+
+func TestAtomicity(t *testing.T) {
+	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./atomicity/...")
+}
+
+func testdata(t *testing.T) string {
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	setFlag(t, "rules", filepath.Join(dir, "wrappers", "rules.yaml"))
-	analysistest.Run(t, dir, analyzer.Analyzer,
-		"./basic", "./provenance", "./keys", "./app", "./tx", "./ignore", "./v8", "./raw", "./wrappers", "./scripts", "./functions",
-		"./atomicbalance", "./atomicinventory", "./atomiccounter", "./atomicorder", "./atomicretry", "./atomicexample", "./atomicv8",
-		"./newcommands")
+	return dir
 }
 
 func setFlag(t *testing.T, name, value string) {

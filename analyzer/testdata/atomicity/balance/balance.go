@@ -1,6 +1,6 @@
-// Package atomicbalance withdraws from an account balance: two clients
+// Package balance withdraws from an account balance: two clients
 // that withdraw 30 from 100 must leave 40, not 70.
-package atomicbalance
+package balance
 
 import (
 	"context"

@@ -1,6 +1,6 @@
-// Package atomicorder confirms an order against the inventory: the stock
+// Package order confirms an order against the inventory: the stock
 // and the order's status both decide what the transaction writes.
-package atomicorder
+package order
 
 import (
 	"context"

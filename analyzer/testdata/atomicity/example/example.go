@@ -1,7 +1,7 @@
-// Package atomicexample is go-redis's own example of Watch, from its
+// Package example is go-redis's own example of Watch, from its
 // example_test.go: increment a counter with GET and SET in a transaction,
 // retried a bounded number of times on redis.TxFailedErr only.
-package atomicexample
+package example
 
 import (
 	"context"

@@ -5,7 +5,7 @@ import (
 	"context"
 
 	"github.com/redis/go-redis/v9"
-	"slotlint.test/keys"
+	"slotlint.test/crossslot/keys"
 )
 
 func reserve(ctx context.Context, rdb *redis.Client, sku string, id int) {

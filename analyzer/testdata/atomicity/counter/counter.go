@@ -1,5 +1,5 @@
-// Package atomiccounter keeps a counter between a floor and a ceiling.
-package atomiccounter
+// Package counter keeps a counter between a floor and a ceiling.
+package counter
 
 import (
 	"context"

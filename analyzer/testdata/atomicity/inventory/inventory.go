@@ -1,6 +1,6 @@
-// Package atomicinventory reserves stock for orders: the "sold out" guard
+// Package inventory reserves stock for orders: the "sold out" guard
 // must see the stock that EXEC then decrements.
-package atomicinventory
+package inventory
 
 import (
 	"context"

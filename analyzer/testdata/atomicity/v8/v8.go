@@ -1,5 +1,5 @@
-// Package atomicv8 holds the atomicity checks on go-redis v8.
-package atomicv8
+// Package v8 holds the atomicity checks on go-redis v8.
+package v8
 
 import (
 	"context"

@@ -1,5 +1,5 @@
-// Package atomicretry retries WATCH transactions.
-package atomicretry
+// Package retry retries WATCH transactions.
+package retry
 
 import (
 	"context"
