@@ -53,6 +53,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "keys" {
+		os.Exit(runKeys(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	flag.Var(formatFlag{}, "format", "output format: text, json (the same as -json) or sarif")
 	flag.Bool("cache", true, "standalone: read and write the cache of each package's results; -cache=false analyses every package anew")
 	cl, err := parseArgs(os.Args[1:])
