@@ -15,9 +15,17 @@
 // to different slots (cross-slot) or that no common hashtag proves to share
 // one (maybe-cross-slot). Lua scripts whose source is known are checked with
 // package luacheck: keys not declared in KEYS, KEYS out of range, flags. A
-// second family of checks finds the WATCH/MULTI/EXEC mistakes that lose
-// updates (atomic.go). Which arguments are keys comes from the rule set,
-// rules.yaml, not from code.
+// third family of checks finds the WATCH/MULTI/EXEC mistakes that lose
+// updates. Which arguments are keys comes from the rule set, rules.yaml,
+// not from code.
+//
+// The values come from package keyflow, which models the package's Redis
+// calls, their keys and their transactions before any check runs; each
+// family reads that model: cross-slot, maybe-cross-slot and copy-db in
+// crossslot.go, the Lua checks in scripts.go, the atomicity checks in
+// atomic.go, atomic_flow.go and atomic_retry.go. keyflow's package doc
+// says why they are functions of one Analyzer rather than Analyzers of
+// their own.
 package analyzer
 
 import (

@@ -48,7 +48,7 @@
 //
 // What the split would buy, values computed in one place and tested on
 // their own, the engine gives anyway: it is a package of its own, given a
-// Config rather than a Pass, and values are
+// Config rather than a Pass and tested on Go snippets (keyflow_test.go), and values are
 // computed before any check runs, so no finding comes out of evaluating
 // a value.
 package keyflow
