@@ -160,19 +160,47 @@ func (b *progressBar) update(p clustercheck.AuditProgress) {
 		return
 	}
 	b.last = now
-	rate := float64(p.Keys) / max(now.Sub(b.start).Seconds(), 1e-3)
-	const width = 30
+	fmt.Fprint(b.w, "\r"+progressLine(p, now.Sub(b.start)))
+	b.drawn = true
+}
+
+// progressWidth is the most columns the progress line takes: it stays on one
+// line of an 80-column terminal.
+const progressWidth = 79
+
+// progressLine is the progress bar's text, at most progressWidth runes:
+// "[=====     ]  42% 1.2M/2.9M keys  310k keys/s  1/3 masters".
+func progressLine(p clustercheck.AuditProgress, elapsed time.Duration) string {
+	rate := float64(p.Keys) / max(elapsed.Seconds(), 1e-3)
+	tail := fmt.Sprintf("%s keys/s  %d/%d masters", compact(int64(rate)), p.Done, p.Nodes)
 	var line string
 	if p.Total > 0 {
+		const width = 20
 		frac := min(float64(p.Keys)/float64(p.Total), 1)
 		n := int(frac * width)
-		line = fmt.Sprintf("\r[%s%s] %3.0f%% %s/%s keys, %s keys/s, %d/%d masters done ",
-			strings.Repeat("=", n), strings.Repeat(" ", width-n), frac*100, thousands(p.Keys), thousands(p.Total), thousands(int64(rate)), p.Done, p.Nodes)
+		line = fmt.Sprintf("[%s%s] %3.0f%% %s/%s keys  %s", strings.Repeat("=", n), strings.Repeat(" ", width-n), frac*100, compact(p.Keys), compact(p.Total), tail)
 	} else {
-		line = fmt.Sprintf("\r%s keys, %s keys/s, %d/%d masters done ", thousands(p.Keys), thousands(int64(rate)), p.Done, p.Nodes)
+		line = fmt.Sprintf("%s keys  %s", compact(p.Keys), tail)
 	}
-	fmt.Fprint(b.w, line)
-	b.drawn = true
+	if r := []rune(line); len(r) > progressWidth {
+		line = string(r[:progressWidth])
+	}
+	// Pad, to cover a longer line drawn before.
+	return line + strings.Repeat(" ", progressWidth-len([]rune(line)))
+}
+
+// compact writes n in at most 5 characters: 999, 12.3k, 4.5M, 1.2G.
+func compact(n int64) string {
+	f := float64(n)
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case f < 1e6:
+		return strconv.FormatFloat(f/1e3, 'f', 1-min(int(math.Log10(f/1e3)), 1), 64) + "k"
+	case f < 1e9:
+		return strconv.FormatFloat(f/1e6, 'f', 1-min(int(math.Log10(f/1e6)), 1), 64) + "M"
+	}
+	return strconv.FormatFloat(f/1e9, 'f', 1, 64) + "G"
 }
 
 func (b *progressBar) clear() {
@@ -273,9 +301,12 @@ func writeAuditText(w io.Writer, cn *conn, r *clustercheck.AuditReport) {
 	if r.Classified {
 		fmt.Fprintln(w, "\nkey families")
 		for _, f := range r.Families {
-			fmt.Fprintf(w, "  %-16s %-36s %12s keys\n", f.Name, strconv.Quote(f.Template), thousands(f.Keys))
+			fmt.Fprintf(w, "  %-16s %-36s %12s keys  %5d slots %3d masters\n", f.Name, strconv.Quote(f.Template), thousands(f.Keys), f.Slots, f.Masters)
 		}
 		fmt.Fprintf(w, "  %-16s %-36s %12s keys%s\n", "(none)", "matches no family", thousands(r.Unmatched.Keys), examples(r.Unmatched))
+		if empty := r.EmptyFamilies(); len(empty) > 0 {
+			fmt.Fprintf(w, "  families with no live key: %s\n", strings.Join(empty, ", "))
+		}
 	} else {
 		fmt.Fprintln(w, "\nkey families: the rules define none; give slotcheck your rules with --rules FILE")
 	}
@@ -296,7 +327,7 @@ func examples(p clustercheck.Problem) string {
 	}
 	q := make([]string, len(p.Examples))
 	for i, e := range p.Examples {
-		q[i] = strconv.Quote(e)
+		q[i] = showKey(e)
 	}
 	return "  e.g. " + strings.Join(q, ", ")
 }
@@ -315,14 +346,15 @@ func intList(xs []int, most int) string {
 
 func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rules) error {
 	type problem struct {
-		Keys     int64    `json:"keys"`
-		Examples []string `json:"examples"`
+		Keys     int64     `json:"keys"`
+		Examples []jsonKey `json:"examples"`
 	}
 	conv := func(p clustercheck.Problem) problem {
-		if p.Examples == nil {
-			p.Examples = []string{}
+		ex := make([]jsonKey, len(p.Examples))
+		for i, e := range p.Examples {
+			ex[i] = jsonKey(e)
 		}
-		return problem{p.Keys, p.Examples}
+		return problem{p.Keys, ex}
 	}
 	type node struct {
 		Addr  string `json:"addr"`
@@ -334,12 +366,15 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		Name     string `json:"name"`
 		Template string `json:"template"`
 		Keys     int64  `json:"keys"`
+		Slots    int    `json:"slots"`
+		Masters  int    `json:"masters"`
 	}
 	type hot struct {
 		Slot int   `json:"slot"`
 		Keys int64 `json:"keys"`
 	}
 	out := struct {
+		KeyEncoding    string           `json:"key_encoding"`
 		Keys           int64            `json:"keys"`
 		ElapsedSeconds float64          `json:"elapsed_seconds"`
 		KeysPerSecond  float64          `json:"keys_per_second"`
@@ -351,13 +386,15 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		SlotKeys       map[string]int64 `json:"slot_keys"`
 		Classified     bool             `json:"classified"`
 		Families       []family         `json:"families"`
+		EmptyFamilies  []string         `json:"empty_families"`
 		Unmatched      problem          `json:"unmatched"`
 		EmptyHashtag   problem          `json:"empty_hashtag"`
 		Unclosed       problem          `json:"unclosed_hashtag"`
 		Orphans        problem          `json:"orphans"`
 		Recounted      []int            `json:"recounted_slots"`
 	}{
-		Keys: r.Keys, ElapsedSeconds: r.Elapsed.Seconds(),
+		KeyEncoding: keyEncoding,
+		Keys:        r.Keys, ElapsedSeconds: r.Elapsed.Seconds(),
 		KeysPerSecond: float64(r.Keys) / max(r.Elapsed.Seconds(), 1e-9),
 		NodeSkew:      r.NodeSkew(), SlotSkew: r.SlotSkew(),
 		SlotHistogram: slotBuckets(r), SlotKeys: map[string]int64{},
@@ -377,8 +414,9 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		}
 	}
 	for _, f := range r.Families {
-		out.Families = append(out.Families, family{f.Name, f.Template, f.Keys})
+		out.Families = append(out.Families, family{f.Name, f.Template, f.Keys, f.Slots, f.Masters})
 	}
+	out.EmptyFamilies = append([]string{}, r.EmptyFamilies()...)
 	_ = rules
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -150,7 +151,7 @@ func TestSlot(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{`"user:{42}:cart"  8000   {42}`, `"a"               15495`, `empty "{}"`} {
+	for _, want := range []string{`"user:{42}:cart"  8000   "42"`, `"a"               15495`, `empty "{}"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -562,5 +563,92 @@ func TestTLSPerNodeCertificates(t *testing.T) {
 	wantOneLine(t, errs, n2.Addr, "127.0.0.9")
 	if strings.Contains(errs, addr+": ") {
 		t.Errorf("the error names --addr %s, not the failed node: %s", addr, errs)
+	}
+}
+
+// TestOutput: keys that are not valid UTF-8 survive JSON, long keys are cut
+// in text with their length, hashtags are quoted, and the progress line
+// fits 80 columns.
+func TestOutput(t *testing.T) {
+	binary := "bin:\xff\xfe{t\x00g}"
+	long := "user:" + strings.Repeat("x", 300)
+	code, out, errs := run(t, "slot", "--json", "--", binary, "plain", long)
+	if code != ExitOK {
+		t.Fatalf("slot --json: %d %q", code, errs)
+	}
+	var rows []slotRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+		t.Fatalf("slot --json: %v %q", err, out)
+	}
+	got, err := base64.StdEncoding.DecodeString(rows[0].KeyBase64)
+	if err != nil || string(got) != binary || rows[0].HashTag != "t\x00g" || rows[0].Key != "" || rows[0].Slot != slot.Of(binary) {
+		t.Errorf("binary key: %+v", rows[0])
+	}
+	if rows[1].Key != "plain" || rows[1].KeyBase64 != "" {
+		t.Errorf("plain key: %+v", rows[1])
+	}
+	code, out, _ = run(t, "slot", "--", binary, long, "user:{42}:cart")
+	if code != ExitOK || !strings.Contains(out, `"bin:\xff\xfe{t\x00g}"`) || !strings.Contains(out, `"t\x00g"`) ||
+		!strings.Contains(out, `… (305 bytes)`) || strings.Contains(out, strings.Repeat("x", 100)) || !strings.Contains(out, `"42"`) {
+		t.Errorf("slot text:\n%s", out)
+	}
+
+	// The audit's JSON examples.
+	s := redistest.StartStandalone(t)
+	c := s.Client(t)
+	ctx := context.Background()
+	emptyTag := "bin:\xff\xfe{}"
+	for _, k := range []string{emptyTag, long + "{"} {
+		if err := c.Set(ctx, k, "v", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs = run(t, "audit", "--addr", s.Addr, "--json")
+	if code != ExitOK {
+		t.Fatalf("audit --json: %d %q", code, errs)
+	}
+	var r struct {
+		KeyEncoding string `json:"key_encoding"`
+		Empty       struct {
+			Examples []struct {
+				Key       *string `json:"key"`
+				KeyBase64 string  `json:"key_base64"`
+			}
+		} `json:"empty_hashtag"`
+		Unclosed struct {
+			Examples []struct {
+				Key string `json:"key"`
+			}
+		} `json:"unclosed_hashtag"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Empty.Examples) != 1 || r.Empty.Examples[0].Key != nil || !strings.Contains(r.KeyEncoding, "base64") {
+		t.Fatalf("audit JSON: %+v %s", r, out)
+	}
+	if b, _ := base64.StdEncoding.DecodeString(r.Empty.Examples[0].KeyBase64); string(b) != emptyTag {
+		t.Errorf("binary example %q", b)
+	}
+	if len(r.Unclosed.Examples) != 1 || r.Unclosed.Examples[0].Key != long+"{" {
+		t.Errorf("long example: %+v", r.Unclosed)
+	}
+	code, out, _ = run(t, "audit", "--addr", s.Addr)
+	if code != ExitOK || !strings.Contains(out, "… (306 bytes)") {
+		t.Errorf("audit text:\n%s", out)
+	}
+
+	for _, p := range []clustercheck.AuditProgress{
+		{Keys: 1, Total: 2, Done: 0, Nodes: 3},
+		{Keys: 123_456_789_012, Total: 999_999_999_999, Done: 1000, Nodes: 1000},
+		{Keys: 123_456_789_012, Done: 1000, Nodes: 1000},
+	} {
+		line := progressLine(p, time.Millisecond)
+		if n := len([]rune(line)); n > 79 {
+			t.Errorf("progress line of %d columns: %q", n, line)
+		}
+	}
+	if line := progressLine(clustercheck.AuditProgress{Keys: 1_234_567, Total: 2_900_000, Done: 1, Nodes: 3}, time.Second); !strings.Contains(line, "1.2M/2.9M keys  1.2M keys/s  1/3 masters") {
+		t.Errorf("progress line %q", line)
 	}
 }

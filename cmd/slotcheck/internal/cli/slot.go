@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -17,10 +16,14 @@ const slotHelp = `slotcheck slot: show the hash slot and hashtag of each key.
 
 Usage:
   slotcheck slot KEY... [--addr HOST:PORT] [--json]
+  slotcheck slot [flags] -- KEY...     (keys that start with "-")
 
 Without --addr the slots are computed here, as Redis Cluster computes them.
 With --addr the server's CLUSTER KEYSLOT confirms each slot and the master
-that serves it is shown; a disagreement exits with status 1.
+that serves it is shown; a disagreement exits with status 1. Keys and
+hashtags are quoted, Go-style; a key longer than 64 bytes is cut, with its
+length shown. With --json, a key, hashtag or hashed string that is not
+valid UTF-8 is written in base64, in the field's "_base64" twin.
 
 Examples:
   slotcheck slot 'user:{42}:cart' 'user:{42}:profile'
@@ -28,14 +31,23 @@ Examples:
   REDISCLI_AUTH=secret slotcheck slot foo --addr redis.internal:6379 --user app --tls
 `
 
+// A slotRow is one key's line of output. In JSON, a key, hashtag or hashed
+// string that is not valid UTF-8 is written in base64 in the field's
+// _base64 twin instead (see keyEncoding).
 type slotRow struct {
-	Key     string `json:"key"`
-	Slot    int    `json:"slot"`
-	HashTag string `json:"hashtag,omitempty"`
-	Hashed  string `json:"hashed"` // what Redis hashes
-	Note    string `json:"note,omitempty"`
-	Server  *int   `json:"server_slot,omitempty"`
-	Node    string `json:"node,omitempty"`
+	Key           string `json:"key,omitempty"`
+	KeyBase64     string `json:"key_base64,omitempty"`
+	Slot          int    `json:"slot"`
+	HashTag       string `json:"hashtag,omitempty"`
+	HashTagBase64 string `json:"hashtag_base64,omitempty"`
+	Hashed        string `json:"hashed,omitempty"` // what Redis hashes
+	HashedBase64  string `json:"hashed_base64,omitempty"`
+	Note          string `json:"note,omitempty"`
+	Server        *int   `json:"server_slot,omitempty"`
+	Node          string `json:"node,omitempty"`
+
+	key, tag string // as given, and the hashtag, for text output
+	tagged   bool
 }
 
 func runSlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,9 +65,11 @@ func runSlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rows := make([]slotRow, len(keys))
 	for i, k := range keys {
 		subject, tagged := slot.HashTag(k)
-		r := slotRow{Key: k, Slot: slot.Of(k), Hashed: subject}
+		r := slotRow{Slot: slot.Of(k), key: k, tag: subject, tagged: tagged}
+		r.Key, r.KeyBase64 = keyFields(k)
+		r.Hashed, r.HashedBase64 = keyFields(subject)
 		if tagged {
-			r.HashTag = subject
+			r.HashTag, r.HashTagBase64 = keyFields(subject)
 		}
 		r.Note = braceNote(k)
 		rows[i] = r
@@ -95,13 +109,13 @@ func runSlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(tw, head)
 		for _, r := range rows {
 			tag := "(none: whole key)"
-			if r.HashTag != "" {
-				tag = "{" + r.HashTag + "}"
+			if r.tagged {
+				tag = showKey(r.tag)
 			}
 			if r.Note != "" {
 				tag += "  " + r.Note
 			}
-			line := fmt.Sprintf("%s\t%d\t%s", strconv.Quote(r.Key), r.Slot, tag)
+			line := fmt.Sprintf("%s\t%d\t%s", showKey(r.key), r.Slot, tag)
 			if r.Server != nil {
 				ok := "agrees"
 				if *r.Server != r.Slot {

@@ -84,7 +84,7 @@ func writeVerifyText(w io.Writer, addr string, r *clustercheck.RulesCheck) {
 		shown := 0
 		for _, k := range f.Keys {
 			if !k.OK() && shown < 3 {
-				fmt.Fprintf(w, "    %s: slotlint says slot %d, the cluster %d\n", strconv.Quote(k.Key), k.Slot, k.ServerSlot)
+				fmt.Fprintf(w, "    %s: slotlint says slot %d, the cluster %d\n", showKey(k.Key), k.Slot, k.ServerSlot)
 				shown++
 			}
 		}
@@ -101,7 +101,7 @@ func writeVerifyText(w io.Writer, addr string, r *clustercheck.RulesCheck) {
 			}
 			parts := make([]string, len(ks))
 			for j, k := range ks {
-				parts[j] = fmt.Sprintf("%s (slot %d)", strconv.Quote(k.Key), k.ServerSlot)
+				parts[j] = fmt.Sprintf("%s (slot %d)", showKey(k.Key), k.ServerSlot)
 			}
 			fmt.Fprintf(w, "    %s\n", strings.Join(parts, ", "))
 		}
