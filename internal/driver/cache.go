@@ -146,11 +146,8 @@ func (d *run) path(n *node) string {
 	return filepath.Join(d.cfg.CacheDir, k[:2], k+"-slotlint")
 }
 
-func (d *run) cacheHas(n *node) bool {
-	_, err := os.Stat(d.path(n))
-	return err == nil
-}
-
+// cacheGet reads a package's entry into n.entry, and reports whether it
+// could.
 func (d *run) cacheGet(n *node) *entry {
 	data, err := os.ReadFile(d.path(n))
 	if err != nil {
@@ -160,6 +157,7 @@ func (d *run) cacheGet(n *node) *entry {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(e); err != nil {
 		return nil
 	}
+	n.entry = e
 	return e
 }
 

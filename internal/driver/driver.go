@@ -89,9 +89,8 @@ type node struct {
 	// depFail is true when fail comes from a dependency.
 	depFail bool
 
-	hit   bool // the cache holds the results
-	entry *entry
-	once  sync.Once // reads entry from the cache
+	hit   bool   // the results come from the cache
+	entry *entry // the results, once done is closed
 	done  chan struct{}
 
 	tpkg    *types.Package // from export data, when a dependent needs it
@@ -277,9 +276,14 @@ func (d *run) analyse() {
 	var misses []*node
 	for _, n := range d.order {
 		switch {
-		case n.fail != "" || n.lp.ImportPath == "unsafe":
+		case n.fail != "":
 			close(n.done)
-		case d.cfg.CacheDir != "" && d.cacheHas(n):
+		case n.lp.ImportPath == "unsafe":
+			// No files, no facts, no findings.
+			n.entry = &entry{}
+			close(n.done)
+		case d.cfg.CacheDir != "" && d.cacheGet(n) != nil:
+			// An entry that does not read is a miss, and is rewritten.
 			n.hit = true
 			d.cached.Add(1)
 			close(n.done)
@@ -312,23 +316,10 @@ func (d *run) analyse() {
 		}()
 	}
 	wg.Wait()
-	for _, n := range d.order {
-		if n.root && n.fail == "" && n.entry == nil {
-			if e := d.entryOf(n); e != nil {
-				n.entry = e
-			} else {
-				n.fail = "the cached results do not read; rerun with -cache=false"
-			}
-		}
-	}
 }
 
-// entryOf returns a package's results, reading them from the cache if
-// they come from there, or nil.
+// entryOf returns a package's results, or nil.
 func (d *run) entryOf(n *node) *entry {
-	if n.hit {
-		n.once.Do(func() { n.entry = d.cacheGet(n) })
-	}
 	return n.entry
 }
 

@@ -292,6 +292,18 @@ func TestCacheFollowsChanges(t *testing.T) {
 	if bytes.Equal(warmText, coldText) {
 		t.Errorf("the findings did not change with keys.go:\n%s", warmText)
 	}
+	// Entries that do not read are misses, analysed again.
+	entries, err := filepath.Glob(filepath.Join(cfg.CacheDir, "*", "*-slotlint"))
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no cache entries in %s: %v", cfg.CacheDir, err)
+	}
+	for _, e := range entries {
+		writeFile(t, e, "not an entry")
+	}
+	res, text, _ := driverRun(t, cfg, "./...")
+	if res.Cached != 0 || len(res.Failures) > 0 || !bytes.Equal(text, freshText) {
+		t.Errorf("with broken entries: %d packages read from the cache, failures %q, output\n%s", res.Cached, res.Failures, text)
+	}
 	// Other rules are another key: nothing comes from the cache.
 	salted := *cfg
 	salted.Salt = []byte("-proven-only=true")
