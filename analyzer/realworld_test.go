@@ -1,0 +1,160 @@
+package analyzer_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// The realworld corpus: reduced cases, written anew, of how public Go
+// projects that use go-redis write their Redis code (each names its origin
+// project). Every case has a bad form, whose site carries a // want, and a
+// fixed form, which must stay silent:
+//
+//	realworld/
+//	  iface        a project's interface over go-redis, embedded clients,
+//	               method values, a Do wrapper, a wrapper from rules.yaml
+//	  txhelper     helpers handed the Pipeliner or *redis.Tx, in any package
+//	  wrappers     keys []string, keys ...string and scripts passed on
+//	  collections  ranges over slices, arrays and maps, append, XREADGROUP
+//	  fields       struct fields set by constructors, exported via facts
+//	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps
+//	  lostupdate   what is and is not a lost update
+//	  split        multi-key commands go-redis's ClusterClient splits
+func TestRealWorld(t *testing.T) {
+	dir := testdata(t)
+	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
+	rec := &recorder{}
+	analysistest.Run(rec, dir, analyzer.Analyzer, "./realworld/...")
+	var got []string
+	for _, e := range rec.errs {
+		got = append(got, gap(e))
+	}
+	slices.Sort(got)
+	want := slices.Clone(knownGaps)
+	slices.Sort(want)
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("new gap: %s", g)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("gap closed, remove it from knownGaps: %s", w)
+		}
+	}
+	if t.Failed() {
+		for _, e := range rec.errs {
+			t.Log(e)
+		}
+	}
+}
+
+// knownGaps are the corpus's sites slotlint does not yet get right, as
+// "file:line: missed" (a bad site not flagged as it should be),
+// "file:line: wrong" (a finding there that names other keys or says
+// something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
+// that the list stays exact.
+var knownGaps = []string{
+	// collections: ranges, maps with constant entries and append(a, b...) are not followed: the element is an opaque <k>; a loop-built slice in a transaction is reported where a shared hashtag proves it.
+	"collections/collections.go:22: missed",
+	"collections/collections.go:22: wrong",
+	"collections/collections.go:29: noise",
+	"collections/collections.go:37: missed",
+	"collections/collections.go:37: wrong",
+	"collections/collections.go:44: noise",
+	"collections/collections.go:62: missed",
+	"collections/collections.go:62: wrong",
+	"collections/collections.go:66: noise",
+	"collections/collections.go:77: noise",
+	"collections/collections.go:97: missed",
+	"collections/collections.go:97: wrong",
+	// fields: constructor fields are opaque <c.items>: their values and shared identity are not recovered, in the package or through facts.
+	"fields/cart/cart.go:27: noise",
+	"fields/cart/cart.go:58: missed",
+	"fields/cart/cart.go:58: wrong",
+	"fields/cart/cart.go:66: noise",
+	"fields/cart/cart.go:89: missed",
+	"fields/cart/cart.go:89: wrong",
+	"fields/fields.go:16: missed",
+	"fields/fields.go:16: wrong",
+	// iface: calls through a project interface, method values and a Do wrapper of another shape are not resolved.
+	"iface/iface.go:126: missed",
+	"iface/iface.go:137: missed",
+	"iface/iface.go:158: missed",
+	"iface/iface.go:30: missed",
+	"iface/iface.go:40: missed",
+	"iface/iface.go:50: missed",
+	"iface/iface.go:60: missed",
+	"iface/iface.go:76: missed",
+	// lostupdate: XCLAIM with MIN-IDLE, SREM/ZREM/HDEL of members read, SET NX are taken for lost updates; the message of a Watch without EXEC speaks of EXEC.
+	"lostupdate/lostupdate.go:117: missed",
+	"lostupdate/lostupdate.go:117: wrong",
+	"lostupdate/lostupdate.go:43: noise",
+	"lostupdate/lostupdate.go:65: noise",
+	"lostupdate/lostupdate.go:75: noise",
+	"lostupdate/lostupdate.go:85: noise",
+	"lostupdate/lostupdate.go:95: noise",
+	// luaembed: //go:embed sources, embed.FS reads and scripts kept in maps are not read.
+	"luaembed/luaembed.go:28: missed",
+	"luaembed/luaembed.go:45: missed",
+	"luaembed/luaembed.go:69: missed",
+	"luaembed/luaembed.go:92: missed",
+	// split: split commands sent alone on a cluster client are reported although go-redis v9.23 splits them.
+	"split/split.go:19: noise",
+	"split/split.go:20: noise",
+	"split/split.go:21: noise",
+	"split/split.go:26: noise",
+	// txhelper: helpers handed the Pipeliner or *redis.Tx do not add their commands to the caller's transaction.
+	"txhelper/txhelper.go:31: missed",
+	"txhelper/txhelper.go:49: missed",
+	"txhelper/txhelper.go:85: missed",
+	// wrappers: keys []string, keys ...string and script parameters are not carried to the callers.
+	"wrappers/wrappers.go:48: missed",
+	"wrappers/wrappers.go:57: missed",
+	"wrappers/wrappers.go:67: missed",
+	"wrappers/wrappers.go:78: missed",
+	"wrappers/wrappers.go:93: missed",
+}
+
+type recorder struct{ errs []string }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+var (
+	missedRE = regexp.MustCompile(`([\w/.-]+\.go):(\d+): no diagnostic was reported matching`)
+	noiseRE  = regexp.MustCompile(`([\w/.-]+\.go):(\d+):\d+: unexpected diagnostic`)
+	wrongRE  = regexp.MustCompile(`([\w/.-]+\.go):(\d+):\d+: diagnostic .* does not match pattern`)
+	posRE    = regexp.MustCompile(`([\w/.-]+\.go):(\d+)`)
+)
+
+// gap reduces an analysistest error to "file:line: missed|wrong|noise".
+func gap(e string) string {
+	short := func(f string) string {
+		if i := strings.Index(f, "realworld/"); i >= 0 {
+			return f[i+len("realworld/"):]
+		}
+		return filepath.Base(f)
+	}
+	if m := missedRE.FindStringSubmatch(e); m != nil {
+		return short(m[1]) + ":" + m[2] + ": missed"
+	}
+	if m := noiseRE.FindStringSubmatch(e); m != nil {
+		return short(m[1]) + ":" + m[2] + ": noise"
+	}
+	if m := wrongRE.FindStringSubmatch(e); m != nil {
+		return short(m[1]) + ":" + m[2] + ": wrong"
+	}
+	if m := posRE.FindStringSubmatch(e); m != nil {
+		return short(m[1]) + ":" + m[2] + ": other"
+	}
+	return e
+}

@@ -1,0 +1,90 @@
+// Package cart keeps a user's keys in the fields of a struct, set by its
+// constructors, as session stores and carts do (rbcervilla/redisstore,
+// go-session/redis): fields built from the same argument share its
+// identity, so the methods that use them together are proven colocated.
+package cart
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Cart is built by a composite literal in its constructor.
+type Cart struct {
+	rdb   *redis.ClusterClient
+	items string
+	total string
+}
+
+func NewCart(rdb *redis.ClusterClient, uid string) *Cart {
+	return &Cart{rdb: rdb, items: "cart:{" + uid + "}:items", total: "cart:{" + uid + "}:total"}
+}
+
+// Origin: rbcervilla/redisstore-style store: two fields of one user in a
+// transaction; they share {<uid>}, so nothing is reported.
+func (c *Cart) Add(ctx context.Context, sku string, price int64) {
+	c.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HIncrBy(ctx, c.items, sku, 1)
+		p.IncrBy(ctx, c.total, price)
+		return nil
+	})
+}
+
+// Session's fields are assigned one by one in its New function, and one of
+// them has no hashtag.
+type Session struct {
+	rdb  *redis.ClusterClient
+	data string
+	seen string
+	// Index is exported: other packages read it, through a fact.
+	Index string
+	// Data is exported and shares the user's hashtag.
+	Data string
+}
+
+func NewSession(rdb *redis.ClusterClient, uid string) *Session {
+	s := &Session{rdb: rdb}
+	s.data = "sess:{" + uid + "}"
+	s.seen = "seen:" + uid
+	s.Index = "sessions:index"
+	s.Data = "sess:{" + uid + "}:data"
+	return s
+}
+
+// Origin: go-session/redis (a session's data and its last-seen time set in
+// one MULTI/EXEC).
+func (s *Session) Touch(ctx context.Context, now int64) {
+	s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "sess:\{<uid>\}" .* and "seen:<uid>" .* hash to different slots`
+		p.Expire(ctx, s.data, 0)
+		p.Set(ctx, s.seen, now, 0)
+		return nil
+	})
+}
+
+func (s *Session) TouchFixed(ctx context.Context) {
+	s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Expire(ctx, s.data, 0)
+		p.Expire(ctx, s.Data, 0)
+		return nil
+	})
+}
+
+// Queue's dst field has two writers: the constructor and Redirect. Both
+// values reach every use.
+type Queue struct {
+	rdb *redis.ClusterClient
+	src string
+	dst string
+}
+
+func NewQueue(rdb *redis.ClusterClient, name string) *Queue {
+	return &Queue{rdb: rdb, src: "q:{" + name + "}:in", dst: "q:{" + name + "}:out"}
+}
+
+func (q *Queue) Redirect(name string) { q.dst = "q:" + name + ":dead" }
+
+// Origin: adjust/rmq-style queue whose target can be changed.
+func (q *Queue) Shift(ctx context.Context) {
+	q.rdb.LMove(ctx, q.src, q.dst, "LEFT", "RIGHT") // want `LMOVE keys "q:\{<name>\}:in" .* and "q:<name>:dead" .* may hash to different slots`
+}
