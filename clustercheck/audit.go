@@ -97,11 +97,26 @@ type NodeKeys struct {
 	Keys  int64 // keys counted for it
 }
 
-// FamilyKeys is one family's share of the keys.
+// FamilyKeys is one family's share of the keys, and how they spread: a
+// family with no key has Keys 0 (see EmptyFamilies).
 type FamilyKeys struct {
 	Name     string
 	Template string
 	Keys     int64
+	// Slots and Masters count the slots and the masters that hold the
+	// family's keys.
+	Slots, Masters int
+}
+
+// EmptyFamilies returns the names of the families that have no key.
+func (r *AuditReport) EmptyFamilies() []string {
+	var out []string
+	for _, f := range r.Families {
+		if f.Keys == 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // A Problem counts keys with one kind of problem, with a few examples.
@@ -620,6 +635,12 @@ func (a *auditor) report() *AuditReport {
 		}
 	}
 	nodeKeys := map[string]int64{}
+	// famSlots and famNodes are the slots and masters of each family's keys.
+	famSlots := make([]map[int]bool, len(r.Families))
+	famNodes := make([]map[string]bool, len(r.Families))
+	for i := range r.Families {
+		famSlots[i], famNodes[i] = map[int]bool{}, map[string]bool{}
+	}
 	// merge adds a tally's slots; scanned tallies leave out the affected
 	// slots, which the recount tally holds.
 	merge := func(t *tally, scanned bool, nodeOf func(s int) string) {
@@ -640,6 +661,8 @@ func (a *auditor) report() *AuditReport {
 			r.UnclosedTag.Keys += st.unclosed
 			for _, fc := range st.fams {
 				r.Families[fc.fam].Keys += fc.n
+				famSlots[fc.fam][s] = true
+				famNodes[fc.fam][nodeOf(s)] = true
 			}
 		}
 		for _, ex := range t.examples {
@@ -663,6 +686,9 @@ func (a *auditor) report() *AuditReport {
 		if ok {
 			r.Recounted = append(r.Recounted, s)
 		}
+	}
+	for i := range r.Families {
+		r.Families[i].Slots, r.Families[i].Masters = len(famSlots[i]), len(famNodes[i])
 	}
 	if a.endTopo == nil {
 		// One server: its keys.
