@@ -200,19 +200,22 @@ func compareKeys(ka, kb Key, a, b Subject) Verdict {
 }
 
 // sharedHashtag reports whether two keys begin with the same text up to and
-// including a literal '{' and a literal '}' after it: the first '{' and the
-// first '}' after it then lie in that common text, whatever its unknowns
-// hold, so both keys hash the same hashtag. (Should an unknown there hold an
-// empty "{}", both hash their whole keys instead; slotlint takes no unknown to
-// hold an empty pair of braces.)
+// including a literal '{', something, and a literal '}' after it: the first
+// '{' and the first '}' after it then lie in that common text, whatever its
+// unknowns hold, so both keys hash the same hashtag. When the first '}'
+// comes right after the first '{', Redis hashes the whole keys, which
+// differ. (Should an unknown there hold an empty "{}", both hash their whole
+// keys too; Colocate takes no unknown to make a hashtag empty so.)
 func sharedHashtag(a, b Key) bool {
-	open := false
+	// open is true after the first '{'; filled once something follows it.
+	open, filled := false, false
 	for i := 0; i < len(a.Parts) && i < len(b.Parts); i++ {
 		pa, pb := a.Parts[i], b.Parts[i]
 		if pa.Unknown || pb.Unknown {
 			if !partsEqual(a.Parts[i:i+1], b.Parts[i:i+1]) {
 				return false
 			}
+			filled = open
 			continue
 		}
 		common := pa.Lit
@@ -224,13 +227,14 @@ func sharedHashtag(a, b Key) bool {
 			common = pa.Lit[:n]
 		}
 		for j := 0; j < len(common); j++ {
-			switch common[j] {
-			case '{':
-				open = true
-			case '}':
-				if open {
-					return true
-				}
+			switch {
+			case !open:
+				open = common[j] == '{'
+			case common[j] == '}':
+				// "{}": Redis hashes the whole key, which differs.
+				return filled
+			default:
+				filled = true
 			}
 		}
 		if pa.Lit != pb.Lit {

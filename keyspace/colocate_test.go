@@ -229,3 +229,21 @@ func TestColocateTemplateValueInBraces(t *testing.T) {
 		t.Errorf("Colocate(%s, %s) = %v (%s), want same", keys[0].Quote(), keys[1].Quote(), c.Verdict, c.Reason)
 	}
 }
+
+// "{}" is no hashtag: keys that begin with it are hashed whole, so a common
+// "{}" proves nothing (found by FuzzColocate).
+func TestColocateEmptyBracesPrefix(t *testing.T) {
+	keys := []Key{Concat(Lit("{}{"), n("x"), n("x")), Lit("{}")}
+	if c := Colocate(keys...); c.Verdict == Same {
+		t.Errorf("Colocate(%s, %s) = same, want maybe: %q and %q differ", keys[0].Quote(), keys[1].Quote(), "{}{00", "{}")
+	}
+	keys = []Key{Concat(Lit("{}:a:"), v("id")), Concat(Lit("{}:b:"), v("id"))}
+	if c := Colocate(keys...); c.Verdict == Same {
+		t.Errorf("Colocate(%s, %s) = same, want maybe", keys[0].Quote(), keys[1].Quote())
+	}
+	// A filled hashtag in common still proves it.
+	keys = []Key{Concat(Lit("{q}:a:"), v("id")), Concat(Lit("{q}:b:"), v("id"), Lit(":x"))}
+	if c := Colocate(keys...); c.Verdict != Same {
+		t.Errorf("Colocate(%s, %s) = %v, want same", keys[0].Quote(), keys[1].Quote(), c.Verdict)
+	}
+}

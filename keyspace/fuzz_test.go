@@ -365,7 +365,7 @@ func (c *concreteKey) unknown(v string) {
 		c.empty[len(c.text)] = true
 	}
 	c.text = append(c.text, v...)
-	for range v {
+	for range len(v) {
 		c.fromUnk = append(c.fromUnk, true)
 	}
 }
