@@ -48,7 +48,7 @@ Examples:
 `
 
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("audit", auditHelp, stdout)
+	fs := newFlags("audit", auditHelp+aclHelp(ACLAudit), stdout)
 	var cf connFlags
 	cf.register(fs, "")
 	match := fs.String("match", "", "SCAN MATCH pattern: audit only the keys it matches")

@@ -167,13 +167,12 @@ func newFlags(name, help string, stdout io.Writer) *pflag.FlagSet {
 	return fs
 }
 
-// parse parses a command's flags; --help prints the help and returns
+// parse parses a command's flags; --help prints the help, once, and returns
 // pflag.ErrHelp.
 func parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return err
+			return err // pflag has printed the help (fs.Usage)
 		}
 		return usagef("%v", err)
 	}

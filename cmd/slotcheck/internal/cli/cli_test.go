@@ -71,8 +71,11 @@ func TestUsage(t *testing.T) {
 	}
 	for _, cmd := range []string{"slot", "verify", "audit"} {
 		code, out, _ := run(t, cmd, "--help")
-		if code != ExitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--timeout") {
+		if code != ExitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--timeout") || strings.Count(out, "Examples:") != 1 {
 			t.Errorf("%s --help: %d %q", cmd, code, out)
+		}
+		if !strings.Contains(out, "ACL SETUSER NAME on >PASSWORD -@all") {
+			t.Errorf("%s --help lacks the ACL rules", cmd)
 		}
 	}
 	code, _, errs := run(t, "frob")
@@ -651,4 +654,87 @@ func TestOutput(t *testing.T) {
 	if line := progressLine(clustercheck.AuditProgress{Keys: 1_234_567, Total: 2_900_000, Done: 1, Nodes: 3}, time.Second); !strings.Contains(line, "1.2M/2.9M keys  1.2M keys/s  1/3 masters") {
 		t.Errorf("progress line %q", line)
 	}
+}
+
+// TestACLUsers runs each command as a user with exactly the ACL rules the
+// README documents for it, on a cluster with a slot being migrated, so that
+// the audit counts it again (CLUSTER COUNTKEYSINSLOT, GETKEYSINSLOT).
+func TestACLUsers(t *testing.T) {
+	readme, err := os.ReadFile("../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []string{ACLSlot, ACLAudit} {
+		if !strings.Contains(string(readme), rules) {
+			t.Logf("README.md does not show the ACL rules %q", rules)
+		}
+	}
+	cl := redistest.StartCluster(t, redistest.WithConfig(
+		"user slotuser on >pw1 "+ACLSlot,
+		"user audituser on >pw2 "+ACLAudit,
+		"user weak on >pw3 "+strings.Replace(ACLAudit, " +cluster|countkeysinslot", "", 1),
+	))
+	cc := cl.Client(t)
+	var keys []string
+	for i := range 2000 {
+		keys = append(keys, "k"+strconv.Itoa(i))
+	}
+	loadTestKeys(t, cc, keys)
+	m, err := cl.BeginMigration(slot.Of("k1"), cl.Nodes[(indexOf(t, cl, slot.Of("k1"))+1)%3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.MoveKeys("k1"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Finish() })
+	addr := cl.Nodes[0].Addr
+
+	t.Setenv(PasswordEnv, "pw1")
+	code, out, errs := run(t, "slot", "--addr", addr, "--user", "slotuser", "a", "b")
+	if code != ExitOK || strings.Count(out, "agrees") != 2 {
+		t.Errorf("slot as slotuser: %d %q %q", code, out, errs)
+	}
+	code, out, errs = run(t, "verify", "--addr", addr, "--user", "slotuser", "--rules", rulesFile(t), "--samples", "10")
+	if code != ExitOK {
+		t.Errorf("verify as slotuser: %d %q %q", code, out, errs)
+	}
+	t.Setenv(PasswordEnv, "pw2")
+	code, out, errs = run(t, "audit", "--addr", addr, "--user", "audituser", "--json")
+	if code != ExitOK || !strings.Contains(out, `"keys": 2000`) || !strings.Contains(out, strconv.Itoa(slot.Of("k1"))) {
+		t.Errorf("audit as audituser: %d %q %q", code, out, errs)
+	}
+	// Without CLUSTER COUNTKEYSINSLOT the recount fails, naming it.
+	t.Setenv(PasswordEnv, "pw3")
+	code, _, errs = run(t, "audit", "--addr", addr, "--user", "weak")
+	if code != ExitError {
+		t.Errorf("audit as weak: %d", code)
+	}
+	wantOneLine(t, errs, "CLUSTER COUNTKEYSINSLOT", "NOPERM")
+	// No denial was logged for the two users with the documented rules.
+	for _, n := range cl.Nodes {
+		entries, err := n.Client(t).Do(context.Background(), "ACL", "LOG").Slice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if s := fmt.Sprint(e); !strings.Contains(s, "weak") {
+				t.Errorf("node %s denied: %s", n.Addr, s)
+			}
+		}
+	}
+}
+
+func indexOf(t *testing.T, cl *redistest.Cluster, s int) int {
+	o, err := cl.Owner(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range cl.Nodes {
+		if n == o {
+			return i
+		}
+	}
+	t.Fatalf("no owner of slot %d", s)
+	return -1
 }

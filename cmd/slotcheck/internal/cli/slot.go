@@ -51,7 +51,7 @@ type slotRow struct {
 }
 
 func runSlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("slot", slotHelp, stdout)
+	fs := newFlags("slot", slotHelp+aclHelp(ACLSlot), stdout)
 	var cf connFlags
 	cf.register(fs, "")
 	asJSON := fs.Bool("json", false, "write JSON")

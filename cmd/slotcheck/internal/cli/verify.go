@@ -31,7 +31,7 @@ Examples:
 `
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("verify", verifyHelp, stdout)
+	fs := newFlags("verify", verifyHelp+aclHelp(ACLVerify), stdout)
 	var cf connFlags
 	cf.register(fs, "")
 	rulesFile := fs.String("rules", "", "rules file merged over the built-in rules")
