@@ -666,7 +666,7 @@ func TestACLUsers(t *testing.T) {
 	}
 	for _, rules := range []string{ACLSlot, ACLAudit} {
 		if !strings.Contains(string(readme), rules) {
-			t.Logf("README.md does not show the ACL rules %q", rules)
+			t.Errorf("README.md does not show the ACL rules %q", rules)
 		}
 	}
 	cl := redistest.StartCluster(t, redistest.WithConfig(
