@@ -276,17 +276,97 @@ func g(ctx context.Context, rdb *redis.Client, user string) {
 		},
 	},
 	{
+		// A raw command sent on the *redis.Tx is a command of the
+		// transaction like any other: its keys are the transaction's.
+		name: "raw-do-in-watch",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	rdb.Watch(ctx, func(tx *redis.Tx) error {
+		tx.Do(ctx, "SET", "{a}:copy", "1")
+		return nil
+	}, "{a}")
+}`,
+		want: []string{
+			`f: WATCH transaction ["{a}"] ["{a}:copy"]`,
+			`f: SET ["{a}:copy"] on tx @L1`,
+		},
+	},
+	{
+		name: "struct-fields-patterns-db",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{"{s}:a", "{s}:b", "0", "0"}})
+	rdb.Sort(ctx, "{l}", &redis.Sort{By: "w_*", Get: []string{"{l}:o_*"}})
+	rdb.Copy(ctx, "a", "b", 2, false)
+}`,
+		want: []string{
+			`f: XREAD ["{s}:a"] ["{s}:b"]`,
+			`f: SORT ["{l}"] ["{l}:o_*"] bad-pattern "w_*"`,
+			`f: COPY ["a"] ["b"] db 2`,
+		},
+	},
+	{
+		// A script kept in a struct field by a constructor, and a function
+		// library loaded and called.
+		name: "script-field-and-library",
+		src: `const lib = "#!lua name=q\nredis.register_function('claim', function(keys, args) return redis.call('GET', keys[1]) end)"
+
+type queue struct {
+	rdb   *redis.Client
+	claim *redis.Script
+}
+
+func newQueue(rdb *redis.Client) *queue {
+	return &queue{rdb: rdb, claim: redis.NewScript("return redis.call('LPOP', KEYS[1])")}
+}
+
+func (q *queue) pop(ctx context.Context) {
+	q.claim.Run(ctx, q.rdb, []string{"{q}:pending"})
+}
+
+func load(ctx context.Context, rdb *redis.Client) {
+	rdb.FunctionLoad(ctx, lib)
+	rdb.FCall(ctx, "claim", []string{"{q}:jobs"})
+}`,
+		want: []string{
+			`newQueue: NewScript`,
+			`pop: EVALSHA ["{q}:pending"] script "return redis.call('LPOP', KEYS[1])" keys 1 args 0`,
+			`load: FunctionLoad library "#!lua name=q\nredis.register_function('claim', function(keys, args) return redis.call('GET', keys[1]) end)"`,
+			`load: FCALL ["{q}:jobs"] function "claim" keys 1 args 0`,
+		},
+	},
+	{
 		// Facts carry a helper's keys to an importing package.
 		name: "facts-across-packages",
 		dep: `package dep
 
-func Cache(user string) string    { return "shop:user:" + user + ":cache" }
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+const app = "shop"
+
+var (
+	Prefix = app + ":"
+	Job    = keyspace.MustTemplate("emq:{<queue>}:job:<id>")
+)
+
+func Cache(user string) string    { return Prefix + "user:" + user + ":cache" }
 func TmpCache(user string) string { return "tmp:" + Cache(user) }
+
+func Swap(ctx context.Context, rdb *redis.Client, a, b string) { rdb.Rename(ctx, a, b) }
 `,
 		src: `func f(ctx context.Context, rdb *redis.Client, sku string) {
 	rdb.Rename(ctx, dep.TmpCache(sku), dep.Cache(sku))
+	rdb.LMove(ctx, dep.Job.Key("orders", sku), dep.Prefix+"done", "LEFT", "RIGHT")
+	dep.Swap(ctx, rdb, "a", "b")
 }`,
-		want: []string{`f: RENAME ["tmp:shop:user:<sku>:cache"] ["shop:user:<sku>:cache"]`},
+		want: []string{
+			`f: RENAME ["tmp:shop:user:<sku>:cache"] ["shop:user:<sku>:cache"]`,
+			`f: LMOVE ["emq:{orders}:job:<sku>"] ["shop:done"]`,
+			`f: RENAME (through Swap at dep.go:20) ["a"] ["b"]`,
+		},
 	},
 }
 
@@ -326,7 +406,9 @@ func TestFacts(t *testing.T) {
 	}
 	facts := memFacts{}
 	dep := pkgs["snippets/facts-across-packages/dep"]
-	keyflow.New(config(dep, rules, facts)).ExportFacts()
+	g := keyflow.New(config(dep, rules, facts))
+	g.Funcs()
+	g.ExportFacts()
 	var got []string
 	for obj, f := range facts {
 		got = append(got, obj.Name()+": "+fmt.Sprint(f))
@@ -334,6 +416,9 @@ func TestFacts(t *testing.T) {
 	slices.Sort(got)
 	want := []string{
 		`Cache: keyFunc("shop:user:<user>:cache")`,
+		`Job: keyTemplate("emq:{<queue>}:job:<id>")`,
+		`Prefix: keyVar("shop:")`,
+		`Swap: keyWrapper(RENAME "<a>" "<b>")`,
 		`TmpCache: keyFunc("tmp:shop:user:<user>:cache")`,
 	}
 	if !slices.Equal(got, want) {
@@ -342,7 +427,7 @@ func TestFacts(t *testing.T) {
 
 	facts = memFacts{}
 	wrap := pkgs["snippets/wrapper-carried"]
-	g := keyflow.New(config(wrap, rules, facts))
+	g = keyflow.New(config(wrap, rules, facts))
 	g.Funcs()
 	g.ExportFacts()
 	if len(facts) != 0 {
@@ -432,6 +517,15 @@ func dump(pkg *snippet, s *keyflow.Func) []string {
 		}
 		if site.Carried {
 			b.WriteString(" carried")
+		}
+		for _, v := range site.BadPatterns {
+			fmt.Fprintf(&b, " bad-pattern %s", v.Key.Quote())
+		}
+		if site.DB != nil {
+			fmt.Fprintf(&b, " db %d", site.DBNum)
+		}
+		if site.Library != nil {
+			fmt.Fprintf(&b, " library %q", site.Library.Src)
 		}
 		out = append(out, b.String())
 	}
@@ -526,3 +620,41 @@ func load() (map[string]*snippet, error) {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// TestCommandFlags checks what the command table says each command does
+// with its keys, and which arguments are keys, for methods and raw calls.
+func TestCommandFlags(t *testing.T) {
+	pkgs := loadSnippets(t)
+	rules, err := slotlint.LoadRules("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, name := range []string{"watch-transaction", "raw-do"} {
+		pkg := pkgs["snippets/"+name]
+		for _, s := range keyflow.New(config(pkg, rules, memFacts{})).Funcs() {
+			for _, site := range s.Sites {
+				if site.KeyArgs == nil {
+					continue
+				}
+				var args []int
+				for i := range site.KeyArgs {
+					args = append(args, i)
+				}
+				slices.Sort(args)
+				got = append(got, fmt.Sprintf("%s read=%v write=%v keyargs=%v", site.Command, site.Read, site.Write, args))
+			}
+		}
+	}
+	want := []string{
+		"GET read=true write=false keyargs=[1]",
+		"SET read=false write=true keyargs=[1]",
+		"INCR read=false write=true keyargs=[1]",
+		"RENAME read=false write=true keyargs=[1 2 3]",
+		"EVAL read=false write=false keyargs=[1 4]", // what the script does is not EVAL's flag
+		"PING read=false write=false keyargs=[1]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("flags:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
