@@ -14,8 +14,9 @@
 // rules, the flags and the slotlint executable, so a rerun with nothing
 // changed only reads the cache. -cache=false bypasses the cache (it
 // neither reads nor writes it); removing the directory clears it.
-// -fix, -diff, -debug and -trace run x/tools' checker instead, which loads
-// every package at once and caches nothing, as -format=sarif does.
+// -format=sarif runs the same driver. -fix, -diff, -debug and -trace run
+// x/tools' checker instead, which loads every package at once and caches
+// nothing.
 //
 // Output formats, chosen with -format:
 //
@@ -49,6 +50,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/driver"
 	"github.com/slotlint/slotlint/ruleset"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/singlechecker"
 )
 
@@ -137,22 +139,7 @@ func runStandalone(cl *cmdline) int {
 		}
 		contextLines = n
 	}
-	cfg := &driver.Config{Analyzer: analyzer.Analyzer, Tests: cl.test}
-	if cl.boolValue("cache", true) {
-		dir, err := driver.DefaultCacheDir()
-		if err != nil {
-			printError(err)
-			return 1
-		}
-		cfg.CacheDir = dir
-	}
-	salt, err := cl.salt()
-	if err != nil {
-		printError(err)
-		return 1
-	}
-	cfg.Salt = salt
-	res, err := driver.Run(cfg, cl.args...)
+	res, err := runDriver(cl)
 	if err != nil {
 		printError(err)
 		return 1
@@ -179,6 +166,38 @@ func runStandalone(cl *cmdline) int {
 		code = 1
 	}
 	return code
+}
+
+// runDriver analyses the packages of the command line with slotlint's
+// caching driver.
+func runDriver(cl *cmdline) (*driver.Result, error) {
+	cfg := &driver.Config{Analyzer: analyzer.Analyzer, Tests: cl.test}
+	if cl.boolValue("cache", true) {
+		dir, err := driver.DefaultCacheDir()
+		if err != nil {
+			return nil, err
+		}
+		cfg.CacheDir = dir
+	}
+	salt, err := cl.salt()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Salt = salt
+	return driver.Run(cfg, cl.args...)
+}
+
+// driverGraph analyses the packages of the command line with slotlint's
+// caching driver, for -format=sarif: the findings as x/tools' checker
+// gives them, and the packages that failed, one line each.
+func driverGraph(cl *cmdline) (*checker.Graph, []string, error) {
+	res, err := runDriver(cl)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := res.Graph(analyzer.Analyzer)
+	g.Roots = slices.DeleteFunc(g.Roots, func(act *checker.Action) bool { return act.Err != nil })
+	return g, res.Failures, nil
 }
 
 // salt is what, besides the packages' files and slotlint itself, the

@@ -19,8 +19,6 @@ import (
 	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 )
 
 // The SARIF 2.1.0 log, as much of it as slotlint writes. GitHub code
@@ -141,24 +139,9 @@ func runSARIF(cl *cmdline) int {
 		printError(err)
 		return 1
 	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: cl.test}
-	pkgs, err := packages.Load(cfg, cl.args...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(cl.args, " "))
-	}
+	graph, failures, err := driverGraph(cl)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "slotlint: %v\n", err)
-		return 1
-	}
-	var failures []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			failures = append(failures, e.Error())
-		}
-	})
-	graph, err := checker.Analyze([]*analysis.Analyzer{analyzer.Analyzer}, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "slotlint: %v\n", err)
+		printError(err)
 		return 1
 	}
 	root, err := repoRoot()
