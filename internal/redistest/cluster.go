@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,13 +24,17 @@ const Masters = 3
 // SlotCount is the number of hash slots in a Redis Cluster.
 const SlotCount = 16384
 
-// A Cluster is a Redis Cluster of Masters master nodes without replicas. At
+// A Cluster is a Redis Cluster of Masters master nodes, without replicas
+// unless started WithReplicas. At
 // the start, node i serves the i-th third of the slots: 0-5460, 5461-10922 and
 // 10923-16383, as redis-cli --cluster create assigns them.
 type Cluster struct {
-	// Nodes are the cluster's nodes, in the order of their initial slot
-	// ranges.
+	// Nodes are the cluster's masters at the start, in the order of their
+	// initial slot ranges.
 	Nodes []*Node
+	// Replicas are the replicas of a cluster started WithReplicas:
+	// Replicas[i] replicates Nodes[i] at the start.
+	Replicas []*Node
 	// Password is the default user's password, "" for none.
 	Password string
 	// CA signed the nodes' certificates, for a cluster started WithTLS;
@@ -64,7 +69,7 @@ func StartCluster(t testing.TB, opts ...Option) *Cluster {
 	c := &Cluster{}
 	t.Cleanup(func() {
 		if t.Failed() {
-			for _, n := range c.Nodes {
+			for _, n := range c.all() {
 				t.Logf("redis-server %s (cluster node) log tail:\n%s", n.Addr, n.LogTail(15))
 			}
 		}
@@ -87,10 +92,14 @@ func (c *Cluster) start(path, dir string, cfg config) error {
 		}
 		c.CA = ca
 	}
-	c.Nodes = make([]*Node, Masters)
-	errs := make([]error, Masters)
+	n := Masters
+	if cfg.replicas {
+		n = 2 * Masters
+	}
+	all := make([]*Node, n)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for i := range c.Nodes {
+	for i := range all {
 		n := &Node{Server: &Server{
 			Password: cfg.password,
 			Dir:      filepath.Join(dir, fmt.Sprintf("node%d", i)),
@@ -107,17 +116,23 @@ func (c *Cluster) start(path, dir string, cfg config) error {
 			}
 			n.tls = &nodeTLS{ca: c.CA, cert: cert, key: key}
 		}
-		c.Nodes[i] = n
+		all[i] = n
 		wg.Go(func() {
 			errs[i] = n.startFresh()
 			n.BusPort = n.busPort
 		})
 	}
 	wg.Wait()
+	c.Nodes, c.Replicas = all[:Masters], all[Masters:]
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	return c.form()
+}
+
+// all returns the masters and the replicas.
+func (c *Cluster) all() []*Node {
+	return append(append([]*Node(nil), c.Nodes...), c.Replicas...)
 }
 
 // form assigns the slots, introduces the nodes to each other and waits for
@@ -138,19 +153,63 @@ func (c *Cluster) form() error {
 			return err
 		}
 	}
-	for _, n := range c.Nodes[1:] {
+	for _, n := range c.all()[1:] {
 		if _, err := c.Nodes[0].do("CLUSTER", "MEET", n.bindHost(), n.port, n.busPort); err != nil {
 			return err
+		}
+	}
+	for i, r := range c.Replicas {
+		id, err := r.doString("CLUSTER", "MYID")
+		if err != nil {
+			return err
+		}
+		r.ID = id
+		// The replica must have heard of its master first.
+		deadline := time.Now().Add(clusterTimeout)
+		for {
+			_, err := r.do("CLUSTER", "REPLICATE", c.Nodes[i].ID)
+			if err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				return err
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	return c.WaitHealthy()
 }
 
+// Failover promotes replica to master in place of its master, with CLUSTER
+// FAILOVER (the master agrees, no write is lost), and waits until every
+// node agrees and the demoted master replicates from it.
+func (c *Cluster) Failover(replica *Node) error {
+	if _, err := replica.do("CLUSTER", "FAILOVER"); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(clusterTimeout)
+	for {
+		view, err := replica.view()
+		if err == nil {
+			for _, p := range view.peers {
+				if p.id == replica.ID && slices.Contains(p.flags, "master") {
+					return c.WaitHealthy()
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("replica %s is not a master %v after CLUSTER FAILOVER", replica.Addr, clusterTimeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // stop stops every node, even when some fail to stop.
 func (c *Cluster) stop() error {
-	errs := make([]error, len(c.Nodes))
+	nodes := c.all()
+	errs := make([]error, len(nodes))
 	var wg sync.WaitGroup
-	for i, n := range c.Nodes {
+	for i, n := range nodes {
 		wg.Go(func() { errs[i] = n.Stop() })
 	}
 	wg.Wait()
@@ -204,7 +263,7 @@ func (c *Cluster) Client(t testing.TB) *redis.ClusterClient {
 
 // Node returns the node with the given address or cluster node ID, or nil.
 func (c *Cluster) Node(addrOrID string) *Node {
-	for _, n := range c.Nodes {
+	for _, n := range c.all() {
 		if n.Addr == addrOrID || n.ID == addrOrID {
 			return n
 		}
@@ -234,10 +293,10 @@ func (c *Cluster) Owner(slot int) (*Node, error) {
 	return nil, errors.New("no cluster node is running")
 }
 
-// FlushAll deletes every key on every node.
+// FlushAll deletes every key on every master.
 func (c *Cluster) FlushAll() error {
-	for _, n := range c.Nodes {
-		if _, err := n.do("FLUSHALL"); err != nil {
+	for _, n := range c.all() {
+		if _, err := n.do("FLUSHALL"); err != nil && !strings.Contains(err.Error(), "READONLY") {
 			return err
 		}
 	}
@@ -264,7 +323,8 @@ func (c *Cluster) WaitHealthy() error {
 
 func (c *Cluster) healthy() error {
 	var first *clusterView
-	for _, n := range c.Nodes {
+	nodes := c.all()
+	for _, n := range nodes {
 		if !n.Running() {
 			return fmt.Errorf("node %s is stopped", n.Addr)
 		}
@@ -273,7 +333,7 @@ func (c *Cluster) healthy() error {
 			return err
 		}
 		for _, want := range []string{"cluster_state:ok", "cluster_slots_assigned:16384", "cluster_slots_ok:16384",
-			fmt.Sprintf("cluster_known_nodes:%d", len(c.Nodes))} {
+			fmt.Sprintf("cluster_known_nodes:%d", len(nodes))} {
 			if !strings.Contains(info, want+"\r\n") {
 				return fmt.Errorf("node %s: no %s in CLUSTER INFO", n.Addr, want)
 			}
@@ -283,6 +343,15 @@ func (c *Cluster) healthy() error {
 			return err
 		}
 		for _, p := range view.peers {
+			if p.id == n.ID && slices.Contains(p.flags, "slave") {
+				repl, err := n.doString("INFO", "replication")
+				if err != nil {
+					return err
+				}
+				if !strings.Contains(repl, "master_link_status:up") {
+					return fmt.Errorf("replica %s: its link to its master is not up", n.Addr)
+				}
+			}
 			if c.Node(p.id) == nil || p.addr != c.Node(p.id).Addr {
 				return fmt.Errorf("node %s sees unknown node %s at %s", n.Addr, p.id, p.addr)
 			}

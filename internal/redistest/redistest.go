@@ -60,6 +60,7 @@ type config struct {
 	extra    []string
 	perNode  func(i int) []string
 	tls      bool
+	replicas bool
 }
 
 // WithPassword makes the servers require password for the default user
@@ -90,6 +91,12 @@ func WithNodeConfig(fn func(i int) []string) Option {
 // verify each node against its own address.
 func WithTLS() Option {
 	return func(c *config) { c.tls = true }
+}
+
+// WithReplicas gives each master of a cluster one replica (Cluster.Replicas),
+// for tests of failover (Cluster.Failover).
+func WithReplicas() Option {
+	return func(c *config) { c.replicas = true }
 }
 
 func newConfig(opts []Option) config {

@@ -351,3 +351,23 @@ func TestHostnameEndpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestFailover starts a cluster with replicas and fails a master over.
+func TestFailover(t *testing.T) {
+	c := StartCluster(t, WithReplicas())
+	if len(c.Replicas) != Masters {
+		t.Fatalf("%d replicas", len(c.Replicas))
+	}
+	if err := c.Failover(c.Replicas[1]); err != nil {
+		t.Fatal(err)
+	}
+	o, err := c.Owner(initialSlotsFirst(1))
+	if err != nil || o != c.Replicas[1] {
+		t.Fatalf("slot owner after failover: %v %v", o, err)
+	}
+}
+
+func initialSlotsFirst(i int) int {
+	first, _ := initialSlots(i, Masters)
+	return first
+}

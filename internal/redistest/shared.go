@@ -40,7 +40,7 @@ func Shared(t testing.TB) *Cluster {
 		t.Fatalf("shared cluster: %v", shared.err)
 	}
 	c := shared.c
-	for _, n := range c.Nodes {
+	for _, n := range c.all() {
 		if err := n.Start(); err != nil {
 			t.Fatalf("shared cluster: %v", err)
 		}

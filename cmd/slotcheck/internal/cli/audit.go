@@ -263,6 +263,13 @@ func writeAuditText(w io.Writer, cn *conn, r *clustercheck.AuditReport) {
 	rate := float64(r.Keys) / max(r.Elapsed.Seconds(), 1e-6)
 	fmt.Fprintf(w, "audit of %s (%s): %s keys in %s (%s keys/s)\n", cn.addr, kind, thousands(r.Keys), r.Elapsed.Round(time.Millisecond), thousands(int64(rate)))
 
+	if len(r.Changes) > 0 {
+		fmt.Fprintln(w, "\nthe cluster changed during the audit; the masters below are those at its end:")
+		for _, c := range r.Changes {
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+	}
+
 	fmt.Fprintln(w, "\nkeys per master")
 	var most int64
 	for _, n := range r.Nodes {
@@ -392,6 +399,7 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		Unclosed       problem          `json:"unclosed_hashtag"`
 		Orphans        problem          `json:"orphans"`
 		Recounted      []int            `json:"recounted_slots"`
+		Changes        []string         `json:"changes"`
 	}{
 		KeyEncoding: keyEncoding,
 		Keys:        r.Keys, ElapsedSeconds: r.Elapsed.Seconds(),
@@ -401,6 +409,7 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		Classified: r.Classified, Families: []family{},
 		Unmatched: conv(r.Unmatched), EmptyHashtag: conv(r.EmptyTag), Unclosed: conv(r.UnclosedTag), Orphans: conv(r.Orphans),
 		Recounted: append([]int{}, r.Recounted...), Nodes: []node{}, HotSlots: []hot{},
+		Changes: append([]string{}, r.Changes...),
 	}
 	for _, n := range r.Nodes {
 		out.Nodes = append(out.Nodes, node{n.Addr, n.ID, n.Slots, n.Keys})

@@ -738,3 +738,75 @@ func indexOf(t *testing.T, cl *redistest.Cluster, s int) int {
 	t.Fatalf("no owner of slot %d", s)
 	return -1
 }
+
+// TestFailoverMidAudit fails a master over while the audit scans: the
+// report must count every key once, list the masters at the end (3, none
+// with 0 slots), compute the skew over them, and say what changed.
+func TestFailoverMidAudit(t *testing.T) {
+	cl := redistest.StartCluster(t, redistest.WithReplicas())
+	cc := cl.Client(t)
+	var keys []string
+	for i := range 3000 {
+		keys = append(keys, "k"+strconv.Itoa(i))
+	}
+	loadTestKeys(t, cc, keys)
+	var once sync.Once
+	var foErr error
+	testProgress = func(clustercheck.AuditProgress) {
+		once.Do(func() { foErr = cl.Failover(cl.Replicas[1]) })
+	}
+	t.Cleanup(func() { testProgress = nil })
+	code, out, errs := run(t, "audit", "--addr", cl.Nodes[0].Addr, "--count", "10", "--json")
+	testProgress = nil
+	if foErr != nil {
+		t.Fatal(foErr)
+	}
+	if code != ExitOK {
+		t.Fatalf("audit: %d %q", code, errs)
+	}
+	var r struct {
+		Keys     int64
+		NodeSkew float64 `json:"node_skew"`
+		Nodes    []struct {
+			Addr  string
+			ID    string
+			Slots int
+			Keys  int64
+		}
+		Changes []string
+		Orphans struct{ Keys int64 }
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Keys != int64(len(keys)) || r.Orphans.Keys != 0 || len(r.Nodes) != 3 {
+		t.Fatalf("report: %d keys, %d orphans, nodes %+v", r.Keys, r.Orphans.Keys, r.Nodes)
+	}
+	var most, sum int64
+	for i, n := range r.Nodes {
+		if n.Slots == 0 {
+			t.Errorf("node %+v has no slots", n)
+		}
+		want := cl.Nodes[i].ID
+		if i == 1 {
+			want = cl.Replicas[1].ID
+		}
+		if n.ID != want {
+			t.Errorf("master %d is %s, want %s", i, n.ID, want)
+		}
+		most = max(most, n.Keys)
+		sum += n.Keys
+	}
+	if sum != r.Keys || r.NodeSkew != float64(most)*3/float64(r.Keys) {
+		t.Errorf("node keys sum to %d, skew %v", sum, r.NodeSkew)
+	}
+	joined := strings.Join(r.Changes, "; ")
+	for _, want := range []string{
+		"master " + cl.Nodes[1].Addr + " became a replica of " + cl.Replicas[1].Addr + " (failover)",
+		"replica " + cl.Replicas[1].Addr + " became a master with 5461 slots (failover)",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("changes %q lack %q", r.Changes, want)
+		}
+	}
+}
