@@ -226,3 +226,45 @@ func TestAuditMigration(t *testing.T) {
 		t.Errorf("slot %d lost its keys", moves[2])
 	}
 }
+
+// TestAuditAddressRewrite audits through a cluster client whose node
+// addresses differ from those in CLUSTER NODES, as when go-redis rewrites a
+// loopback address to the seed's host, or the cluster announces host
+// names: the audit must know the nodes by node ID and count every key for
+// its master.
+func TestAuditAddressRewrite(t *testing.T) {
+	cl := redistest.Shared(t)
+	ctx := testCtx(t)
+	if err := cl.FlushAll(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.FlushAll() })
+	keys, _ := auditKeys(1000)
+	loadKeys(t, ctx, cl.Client(t), keys)
+
+	o := cl.ClusterOptions()
+	seed := cl.Nodes[0].Client(t)
+	o.ClusterSlots = func(ctx context.Context) ([]redis.ClusterSlot, error) {
+		slots, err := seed.ClusterSlots(ctx).Result()
+		for i := range slots {
+			for j := range slots[i].Nodes {
+				slots[i].Nodes[j].Addr = strings.Replace(slots[i].Nodes[j].Addr, "127.0.0.1:", "localhost:", 1)
+			}
+		}
+		return slots, err
+	}
+	c := redis.NewClusterClient(o)
+	t.Cleanup(func() { c.Close() })
+	r, err := clustercheck.Audit(ctx, c, clustercheck.AuditOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Keys != int64(len(keys)) || r.Orphans.Keys != 0 || len(r.Nodes) != 3 {
+		t.Fatalf("%d keys of %d, %d orphans, nodes %+v", r.Keys, len(keys), r.Orphans.Keys, r.Nodes)
+	}
+	for i, n := range r.Nodes {
+		if n.ID != cl.Nodes[i].ID || n.Addr != cl.Nodes[i].Addr || n.Keys == 0 {
+			t.Errorf("node %d: %+v", i, n)
+		}
+	}
+}
