@@ -278,7 +278,9 @@ func (g *Engine) functionRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method
 // rawScript is the script run by Do(ctx, "EVAL", src, numkeys, keys...,
 // args...) and EVALSHA, EVAL_RO and EVALSHA_RO, the function run by FCALL
 // and FCALL_RO, or the library of Do(ctx, "FUNCTION", "LOAD", src).
-func (g *Engine) rawScript(e *evaluator, call *ast.CallExpr, r rawCall) (*ScriptRun, *ScriptRef) {
+// keys are those that the command's key specs found at positions pos of
+// r.args: a script's KEYS are those keys, not the arguments read again.
+func (g *Engine) rawScript(e *evaluator, call *ast.CallExpr, r rawCall, pos []int, keys []Group) (*ScriptRun, *ScriptRef) {
 	args, argv := r.args, r.argv
 	run := &ScriptRun{Cluster: g.clusterCapable(receiver(call)), ReadOnly: g.readOnlyCommand(argv[0])}
 	switch strings.ToLower(argv[0]) {
@@ -308,12 +310,15 @@ func (g *Engine) rawScript(e *evaluator, call *ast.CallExpr, r rawCall) (*Script
 	}
 	// "CMD", script or function, numkeys, keys..., args...
 	var n int
-	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) {
+	if _, err := fmt.Sscan(argv[2], &n); err != nil || n < 0 || 3+n > len(args) || len(pos) != n {
 		return nil, nil
 	}
-	for _, a := range args[3 : 3+n] {
-		run.Keys = append(run.Keys, e.keys(a))
+	for i, p := range pos {
+		if p != 3+i {
+			return nil, nil
+		}
 	}
+	run.Keys = keys
 	for _, a := range args[3+n:] {
 		run.Args = append(run.Args, e.keys(a))
 	}

@@ -276,14 +276,16 @@ func (g *Engine) raw(e *evaluator, site *Site) bool {
 	site.Name = site.Command
 	site.KeyArgs = map[int]bool{r.from: true}
 	pos, _ := cmd.KeyPositions(r.argv)
+	var seen []int
 	for _, p := range pos {
 		if p < len(r.args) {
 			site.Keys = append(site.Keys, e.keys(r.args[p]))
 			site.KeyArgs[r.from+p] = true
+			seen = append(seen, p)
 		}
 	}
 	setFlags(site, cmd)
-	site.Script, site.Library = g.rawScript(e, call, r)
+	site.Script, site.Library = g.rawScript(e, call, r, seen, site.Keys)
 	return true
 }
 
