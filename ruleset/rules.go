@@ -188,6 +188,9 @@ const ReceiverParam = -1
 //	N...pairs   variadic parameter N: elements 0, 2, 4, ... are keys (MSet)
 //	N...triples variadic parameter N: elements 0, 3, 6, ... are keys (JSONMSet)
 //	N...half    variadic parameter N: its first half are keys (XReadStreams)
+//	N...keycount variadic parameter N: its first K elements are keys, K the
+//	            integer argument of the new-script call that made the
+//	            receiver (redigo's NewScript(keyCount, src) and Script.Do)
 //	N[]         parameter N is a []string of keys
 //	N.F         field F of the struct (or pointer) parameter N is a key
 //	N.F[]       field F is a []string of keys
@@ -199,6 +202,7 @@ type Selector struct {
 	Step     int  // 1, 2 for pairs, 3 for triples
 	Slice    bool // []: each element of the slice
 	Half     bool // [:half] or ...half: the first half of the elements
+	KeyCount bool // ...keycount: the first elements, as many as the script's key count
 	Text     string
 }
 
@@ -232,6 +236,9 @@ func ParseSelector(text string) (Selector, error) {
 	case rest == "...half":
 		s.Variadic, s.Half = true, true
 		return s, nil
+	case rest == "...keycount":
+		s.Variadic, s.KeyCount = true, true
+		return s, nil
 	case rest == "[]":
 		s.Slice = true
 		return s, nil
@@ -256,7 +263,7 @@ func ParseSelector(text string) (Selector, error) {
 			return s, nil
 		}
 	}
-	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N[], N.Field, N.Field[], N.Field[:half]", text)
+	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N...keycount, N[], N.Field, N.Field[], N.Field[:half]", text)
 }
 
 // A Wrapper is a user function that takes keys and passes them to one

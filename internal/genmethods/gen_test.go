@@ -75,10 +75,23 @@ func TestClientsMatchAPI(t *testing.T) {
 	if err := f.rules.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.rules.Clients) != len(Clients) {
-		t.Fatalf("rules.yaml has %d clients, want %d", len(f.rules.Clients), len(Clients))
+	generated := map[string]bool{}
+	for _, c := range Clients {
+		generated[c.Name] = true
+	}
+	var mine int
+	for _, c := range f.rules.Clients {
+		if generated[c.Name] {
+			mine++
+		}
+	}
+	if mine != len(Clients) {
+		t.Fatalf("rules.yaml has %d of the go-redis clients, want %d", mine, len(Clients))
 	}
 	for _, c := range f.rules.Clients {
+		if !generated[c.Name] {
+			continue // rueidis, valkey-go, redigo: checked by internal/genrueidis
+		}
 		if len(c.Packages) != 1 {
 			t.Errorf("client %q has packages %v", c.Name, c.Packages)
 			continue
@@ -298,6 +311,9 @@ func TestRequired(t *testing.T) {
 		section = section[start+1:]
 		if end := strings.Index(section[3:], "\n  go-redis"); end >= 0 {
 			section = section[:end+3]
+		}
+		if end := strings.Index(section, "\n"+endClients); end >= 0 {
+			section = section[:end]
 		}
 		lines := map[string]string{}
 		for _, l := range strings.Split(section, "\n") {
