@@ -723,25 +723,38 @@ func (a *auditor) report() *AuditReport {
 	return r
 }
 
+// A nodeRole is a node's place in a topology.
+type nodeRole struct {
+	addr, master string // master: the ID of its master, for a replica
+	slots        int
+}
+
+// promoted returns the ID of a replica of sh's master that is a master in
+// after, or "".
+func promoted(sh Shard, after map[string]nodeRole) string {
+	for _, r := range sh.Replicas {
+		if a, ok := after[r.ID]; ok && a.master == "" {
+			return r.ID
+		}
+	}
+	return ""
+}
+
 // topologyChanges describes how the masters changed between two topologies.
 func topologyChanges(start, end *Topology) []string {
 	if start == nil || end == nil {
 		return nil
 	}
-	type role struct {
-		addr, master string // master: the ID of its master, for a replica
-		slots        int
-	}
-	roles := func(t *Topology) map[string]role {
-		out := map[string]role{}
+	roles := func(t *Topology) map[string]nodeRole {
+		out := map[string]nodeRole{}
 		for _, sh := range t.Shards {
 			n := 0
 			for _, r := range sh.Slots {
 				n += r.Last - r.First + 1
 			}
-			out[sh.Master.ID] = role{addr: sh.Master.Addr, slots: n}
+			out[sh.Master.ID] = nodeRole{addr: sh.Master.Addr, slots: n}
 			for _, rep := range sh.Replicas {
-				out[rep.ID] = role{addr: rep.Addr, master: sh.Master.ID}
+				out[rep.ID] = nodeRole{addr: rep.Addr, master: sh.Master.ID}
 			}
 		}
 		return out
@@ -766,6 +779,10 @@ func topologyChanges(start, end *Topology) []string {
 			out = append(out, fmt.Sprintf("master %s left the cluster", b.addr))
 		case a.master != "":
 			out = append(out, fmt.Sprintf("master %s became a replica of %s (failover); its %d slots were counted on their new master", b.addr, name(a.master), b.slots))
+		case a.slots == 0 && b.slots > 0 && promoted(sh, after) != "":
+			// The new master took over; the old one has not yet turned
+			// into its replica.
+			out = append(out, fmt.Sprintf("master %s lost its %d slots to its replica %s (failover); they were counted on their new master", b.addr, b.slots, name(promoted(sh, after))))
 		case a.slots != b.slots:
 			out = append(out, fmt.Sprintf("master %s served %d slots at the start and %d at the end", b.addr, b.slots, a.slots))
 		}

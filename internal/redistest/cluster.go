@@ -182,26 +182,57 @@ func (c *Cluster) form() error {
 
 // Failover promotes replica to master in place of its master, with CLUSTER
 // FAILOVER (the master agrees, no write is lost), and waits until every
-// node agrees and the demoted master replicates from it.
+// node sees the replica as a master and the old master as a replica, and
+// the cluster is healthy.
 func (c *Cluster) Failover(replica *Node) error {
+	old, err := replica.doString("INFO", "replication")
+	if err != nil {
+		return err
+	}
+	var master *Node
+	for _, n := range c.all() {
+		_, port, _ := strings.Cut(n.Addr, ":")
+		if n != replica && strings.Contains(old, "master_port:"+port+"\r\n") {
+			master = n
+		}
+	}
+	if master == nil {
+		return fmt.Errorf("%s is not the replica of a node of the cluster", replica.Addr)
+	}
 	if _, err := replica.do("CLUSTER", "FAILOVER"); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(clusterTimeout)
 	for {
-		view, err := replica.view()
+		err := c.roles(replica, master)
 		if err == nil {
-			for _, p := range view.peers {
-				if p.id == replica.ID && slices.Contains(p.flags, "master") {
-					return c.WaitHealthy()
-				}
-			}
+			return c.WaitHealthy()
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("replica %s is not a master %v after CLUSTER FAILOVER", replica.Addr, clusterTimeout)
+			return fmt.Errorf("after CLUSTER FAILOVER on %s: %v", replica.Addr, err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// roles checks that every node sees master as a master and replica as a
+// replica.
+func (c *Cluster) roles(master, replica *Node) error {
+	for _, n := range c.all() {
+		view, err := n.view()
+		if err != nil {
+			return err
+		}
+		for _, p := range view.peers {
+			if p.id == master.ID && !slices.Contains(p.flags, "master") {
+				return fmt.Errorf("node %s does not see %s as a master", n.Addr, master.Addr)
+			}
+			if p.id == replica.ID && !slices.Contains(p.flags, "slave") {
+				return fmt.Errorf("node %s does not see %s as a replica", n.Addr, replica.Addr)
+			}
+		}
+	}
+	return nil
 }
 
 // stop stops every node, even when some fail to stop.
