@@ -1,0 +1,18 @@
+module github.com/slotlint/slotlint/clustercheck/rueidishook
+
+go 1.26.0
+
+require (
+	github.com/redis/rueidis v1.0.79
+	github.com/slotlint/slotlint v0.0.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/redis/go-redis/v9 v9.23.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
+
+replace github.com/slotlint/slotlint => ../..
