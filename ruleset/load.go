@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"regexp"
 	"slices"
@@ -134,12 +135,21 @@ func ParseRules(filename string, data []byte) (*Rules, error) {
 		return nil, &RulesError{Faults: []*Fault{{Pos: Pos{File: filename, Line: 1, Col: 1},
 			Msg: "the rules file is in UTF-16 (it starts with a byte order mark); save it as UTF-8"}}}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	docs, err := parseDocs(data)
+	if err != nil {
 		return nil, &RulesError{Faults: []*Fault{l.syntaxFault(err)}}
 	}
+	doc := &yaml.Node{}
+	if len(docs) > 0 {
+		doc = docs[0]
+	}
+	for _, d := range docs[min(1, len(docs)):] {
+		if len(d.Content) > 0 && !isNull(d.Content[0]) {
+			l.errf(d, "a second YAML document; a rules file is one document, so merge this one into the first")
+		}
+	}
 	r := &Rules{Checks: map[string]Severity{}, Commands: map[string]*Command{}}
-	l.rules(r, &doc)
+	l.rules(r, doc)
 	sort.SliceStable(l.faults, func(i, j int) bool {
 		a, b := l.faults[i].Pos, l.faults[j].Pos
 		if a.Line != b.Line {
@@ -151,6 +161,22 @@ func ParseRules(filename string, data []byte) (*Rules, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// parseDocs parses every YAML document of data. yaml.Unmarshal reads the
+// first one only, and would hide what follows, faults included.
+func parseDocs(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		doc := &yaml.Node{}
+		if err := dec.Decode(doc); err == io.EOF {
+			return docs, nil
+		} else if err != nil {
+			return nil, err
+		}
+		docs = append(docs, doc)
+	}
 }
 
 type loader struct {
@@ -166,6 +192,11 @@ type loader struct {
 func (l *loader) pos(n *yaml.Node) Pos {
 	if n == nil || n.Line == 0 {
 		return Pos{File: l.file, Line: 1, Col: 1}
+	}
+	if n.Line > len(l.lineStarts) {
+		// The parser puts an empty document's null past the last line.
+		last := len(l.lineStarts)
+		return Pos{File: l.file, Line: last, Col: len(l.line(last)) + 1}
 	}
 	return Pos{File: l.file, Line: n.Line, Col: l.byteCol(n.Line, n.Column)}
 }
@@ -873,8 +904,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: (line \d+: )?`)
 func (l *loader) syntaxFault(err error) *Fault {
 	msg := yamlLineRE.ReplaceAllString(err.Error(), "")
 	fails := func(n int) bool {
-		var doc yaml.Node
-		e := yaml.Unmarshal(l.data[:n], &doc)
+		_, e := parseDocs(l.data[:n])
 		return e != nil && yamlLineRE.ReplaceAllString(e.Error(), "") == msg
 	}
 	// The first line whose end makes the prefix fail.

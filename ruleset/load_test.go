@@ -541,13 +541,18 @@ func TestClientTypes(t *testing.T) {
 }
 
 // Positions count lines as YAML does: "\r" alone and NEL, LS and PS end a
-// line too. A UTF-16 file is refused at its start.
+// line too. An empty document's fault is on its last line, a second
+// document is a fault, not ignored, and a UTF-16 file is refused at its
+// start.
 func TestPositionsOtherLineBreaks(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"version: 1\rfamilies:\r  job: \"a:{<q>\"\r", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
 		{"version: 1\r\nfamilies:\r\n  job: \"a:{<q>\"\r\n", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
 		{"version: 1\u0085families:\u2028  job: \"a:{<q>\"\u2029", `f.yaml:3:11: template "a:{<q>": '{' opens a hashtag section that is never closed with '}' (column 3 of the template)`},
 		{"version: 1\rfamilies: [\r", `f.yaml:2:11: invalid YAML: did not find expected node content`},
+		{"---", `f.yaml:1:4: a rules file must be a mapping that starts with "version: 1", not nothing`},
+		{"version: 1\n---\nchecks: {}\n", `f.yaml:2:1: a second YAML document; a rules file is one document, so merge this one into the first`},
+		{"version: 1\n---\n[", `f.yaml:3:1: invalid YAML: did not find expected node content`},
 		{"\xff\xfev\x00e\x00r\x00s\x00i\x00o\x00n\x00:\x00 \x001\x00\n\x00", `f.yaml:1:1: the rules file is in UTF-16 (it starts with a byte order mark); save it as UTF-8`},
 	} {
 		_, err := ParseRules("f.yaml", []byte(tc.src))
