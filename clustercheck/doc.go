@@ -10,9 +10,11 @@
 //     share a slot, with a message that names each key's slot and the fix.
 //   - Hook is a go-redis hook for test suites. It finds the keys of every
 //     command from the server's key specs and reports commands,
-//     transactions, WATCHes and scripts whose keys span slots, either by
-//     failing the command with a *CrossSlotError, as a cluster would, or by
-//     failing the test at its end.
+//     transactions, WATCHes and scripts whose keys span slots, and the
+//     transactions that protect nothing (WATCH inside MULTI, raw WATCH or
+//     MULTI on a pooled client), either by failing the command with a
+//     *CrossSlotError, as a cluster would, or by failing the test at its
+//     end.
 //   - Audit scans every master of a cluster, read-only, and tallies how keys
 //     spread over slots and nodes and which keys fit no key family of the
 //     rules.

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -809,4 +811,52 @@ func TestFailoverMidAudit(t *testing.T) {
 			t.Errorf("changes %q lack %q", r.Changes, want)
 		}
 	}
+}
+
+// TestSIGINT runs the slotcheck binary, interrupts a slow audit with
+// SIGINT, and expects exit status 130 and one line on stderr.
+func TestSIGINT(t *testing.T) {
+	s := redistest.StartStandalone(t)
+	c := s.Client(t)
+	ctx := context.Background()
+	for i := range 20 {
+		if err := c.Set(ctx, "k"+strconv.Itoa(i), "v", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "slotcheck")
+	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	clients := func() int {
+		info := c.Info(ctx, "clients").Val()
+		for line := range strings.Lines(info) {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "connected_clients:"); ok {
+				n, _ := strconv.Atoi(v)
+				return n
+			}
+		}
+		return 0
+	}
+	before := clients()
+	cmd := exec.Command(bin, "audit", "--addr", s.Addr, "--count", "1", "--rate", "1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once it has connected, it handles SIGINT.
+	for clients() <= before {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v; stderr %q", err, stderr.String())
+	}
+	wantOneLine(t, stderr.String(), "slotcheck audit: interrupted")
 }

@@ -150,7 +150,13 @@ type nodeError struct {
 	err  error
 }
 
-func (e *nodeError) Error() string { return "node " + e.addr + ": " + e.err.Error() }
+func (e *nodeError) Error() string {
+	msg := e.err.Error()
+	if strings.Contains(msg, e.addr) { // "dial tcp ADDR: ..."
+		return msg
+	}
+	return "node " + e.addr + ": " + msg
+}
 func (e *nodeError) Unwrap() error { return e.err }
 
 // shardSlots returns go-redis's ClusterSlots option for a cluster whose
