@@ -71,3 +71,46 @@ func txPipeline(ctx context.Context, rdb *redis.Client) {
 	plain.Incr(ctx, "stats:misses")
 	plain.Exec(ctx)
 }
+
+// A command sent with Do and queued in the transaction is one of its
+// commands: its keys must share the watched keys' slot.
+func rawInWatch(ctx context.Context, rdb *redis.Client) error {
+	return rdb.Watch(ctx, func(tx *redis.Tx) error { // want `WATCH transaction keys "balance:\{7\}" .* and "audit:7" .* hash to different slots`
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Do(ctx, "SET", "audit:7", "seen")
+			return nil
+		})
+		return err
+	}, "balance:{7}")
+}
+
+func rawInWatchFixed(ctx context.Context, rdb *redis.Client) error {
+	return rdb.Watch(ctx, func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Do(ctx, "SET", "audit:{7}", "seen")
+			return nil
+		})
+		return err
+	}, "balance:{7}")
+}
+
+// A pipeline kept with var is a pipeline like one kept with :=.
+func txPipelineVar(ctx context.Context, rdb *redis.Client) {
+	var pipe = rdb.TxPipeline() // want `MULTI/EXEC transaction keys "stats:hits" .* and "stats:misses" .* hash to different slots`
+	pipe.Incr(ctx, "stats:hits")
+	pipe.Incr(ctx, "stats:misses")
+	pipe.Exec(ctx)
+}
+
+// A type of the application named Tx is not go-redis's *redis.Tx: its
+// TxPipelined is a transaction of its own. Only the rules' types say which
+// types are go-redis's.
+type Tx struct{ *redis.Client }
+
+func ownTx(ctx context.Context, tx Tx) {
+	tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "counter:a" .* and "counter:b" .* hash to different slots`
+		pipe.Incr(ctx, "counter:a")
+		pipe.Incr(ctx, "counter:b")
+		return nil
+	})
+}
