@@ -489,7 +489,9 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 		info = h.table.lookup(name, args)
 	}
 	pooled := false
-	if txCommand[name] {
+	if _, raw := cmd.(*redis.Cmd); raw && txCommand[name] {
+		// A command sent with Do (go-redis's own WATCH, in Tx.Watch, is a
+		// StatusCmd): was it sent on a pooled client?
 		if client, ok := pooledCaller(); ok {
 			pooled = true
 			e := pooledTx(name, args, client)
