@@ -102,3 +102,17 @@ func (q *queue) readOnly(ctx context.Context, name string) {
 	q.rdb.EvalRO(ctx, countScript, []string{"emq:{" + name + "}:pending"})
 	q.rdb.EvalRO(ctx, bumpScript, []string{"emq:{" + name + "}:count"}) // want `script bumpScript.*(EVAL_RO|read-only|no-writes)`
 }
+
+var moveScript = redis.NewScript(`return redis.call("LMOVE", KEYS[1], KEYS[2], "LEFT", "RIGHT")`)
+
+// Keys gathered with var and append are all seen, so the count of KEYS is
+// known: here one key for a script that reads two.
+func (q *queue) gathered(ctx context.Context, name string) {
+	var keys []string
+	keys = append(keys, "emq:{"+name+"}:pending")
+	moveScript.Run(ctx, q.rdb, keys) // want `script moveScript line 1: KEYS\[2\] is nil`
+
+	var both []string
+	both = append(both, "emq:{"+name+"}:pending", "emq:{"+name+"}:active")
+	moveScript.Run(ctx, q.rdb, both)
+}
