@@ -31,8 +31,10 @@ audit SCANs every master (or the one standalone server) and reports:
   - keys found on a master that does not serve their slot.
 It sends only SCAN, DBSIZE, CLUSTER, INFO, COMMAND and connection commands.
 Slots that move during the audit are counted again at its end, so each key
-that exists throughout is counted once. A progress bar shows on stderr when
-it is a terminal.
+that exists throughout is counted once; the report lists the masters at the
+end, and says what changed (a failover, slots moved). Nodes are known by
+their node IDs, whatever endpoint the cluster announces. The first node that
+fails stops the audit. A progress bar shows on stderr when it is a terminal.
 
 audit exits with status 0 whatever it finds, unless --fail-on names kinds
 of problem that make it exit with status 1 when found, for CI:

@@ -51,7 +51,8 @@ Connection flags (every command that talks to a server):
   --user NAME        ACL user; the password is read from the environment
                      variable REDISCLI_AUTH, never from a flag
   --tls              connect with TLS; --cacert FILE, --cert FILE, --key FILE,
-                     --insecure (skip certificate verification)
+                     --insecure (skip certificate verification); each node's
+                     certificate is checked against that node's own address
   --timeout DURATION limit on every call to a server (default 5s)
 
 "--" ends the flags: what follows are arguments (keys), even if they start

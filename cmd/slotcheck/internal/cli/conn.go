@@ -42,7 +42,7 @@ func (c *connFlags) register(fs *pflag.FlagSet, addrDefault string) {
 	fs.BoolVar(&c.cluster, "cluster", false, "treat the server as a cluster node without asking INFO cluster")
 	fs.StringVar(&c.user, "user", "", "ACL user name; the password comes from $"+PasswordEnv)
 	fs.BoolVar(&c.useTLS, "tls", false, "connect with TLS")
-	fs.StringVar(&c.cacert, "cacert", "", "CA certificate file (PEM) to verify the server with")
+	fs.StringVar(&c.cacert, "cacert", "", "CA certificate file (PEM) to verify the servers with; each node is checked against its own address")
 	fs.StringVar(&c.cert, "cert", "", "client certificate file (PEM)")
 	fs.StringVar(&c.key, "key", "", "client private key file (PEM)")
 	fs.BoolVar(&c.insecure, "insecure", false, "with --tls, do not verify the server's certificate")
