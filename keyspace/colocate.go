@@ -136,11 +136,11 @@ type Colocation struct {
 // literal bytes that come after their last unknown (CRC16 is linear, so the
 // unknowns cancel out).
 //
-// Colocate takes it that unknowns never make a key's hashtag empty: a value
-// that alone fills the braces, as id in "{" + id + "}:a", is not empty, and
-// a value that may hold braces puts no '}' right after the key's first '{'.
-// Such a key would be hashed whole. Keys of templates meet this, since
-// Build refuses empty values and values that move the hashtag.
+// Colocate takes it that unknowns never make a key's first braces an empty
+// "{}", which would have Redis hash the whole key: a value that alone fills
+// the braces, as id in "{" + id + "}:a", is not empty, and a value that may
+// hold braces puts neither brace of such a pair. Keys of templates meet
+// this, since Build refuses empty values and values that move the hashtag.
 func Colocate(keys ...Key) Colocation {
 	subjects := make([]Subject, len(keys))
 	for i, k := range keys {
