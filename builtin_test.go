@@ -43,7 +43,7 @@ func TestBuiltinValid(t *testing.T) {
 	for _, c := range b.Clients {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "go-redis v9,go-redis v8,rueidis,valkey-go,rueidiscompat,redigo" {
+	if strings.Join(names, ",") != "go-redis v9,go-redis v8,rueidis and valkey-go,rueidiscompat,redigo" {
 		t.Errorf("clients %v", names)
 	}
 }

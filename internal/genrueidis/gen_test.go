@@ -16,6 +16,7 @@ commands:
   object: {arity: -2}
   object|encoding: {arity: 3, keys: [{index: 2, lastkey: 0, step: 1}]}
   ping: {arity: -1}
+  multi: {arity: 1}
 `
 
 // TestReadBuilder reads a reduced builder in rueidis's generated shape: the
@@ -47,6 +48,7 @@ func TestReadBuilder(t *testing.T) {
 		`Mget.Key: {kind: builder-keys, keys: ["0..."]}`,
 		`MgetKey.Key: {kind: builder-keys, keys: ["0..."]}`,
 		`CommandClient.DoMulti: {kind: send, args: "1..."}`,
+		`Builder.Multi: {kind: builder, command: MULTI}`,
 		`Lua.Exec: {command: EVALSHA, kind: script, script: receiver, keys: ["2[]"], args: "3[]"}`,
 	} {
 		if !strings.Contains(got, want) {
@@ -106,5 +108,17 @@ func TestUpToDate(t *testing.T) {
 	}
 	if string(updated) != string(data) {
 		t.Errorf("%s: the builder clients section is out of date; run go run ./internal/genrueidis", path)
+	}
+}
+
+// TestMergeTables: libraries with the same table are one client of all
+// their packages; others stay apart.
+func TestMergeTables(t *testing.T) {
+	a := &Table{Library: Libraries[0], Lines: []string{"X: {}"}}
+	b := &Table{Library: Libraries[1], Lines: []string{"X: {}"}}
+	c := &Table{Library: Library{Name: "other", Module: "example.com/other"}, Lines: []string{"Y: {}"}}
+	out := mergeTables([]*Table{a, b, c})
+	if len(out) != 2 || out[0].Library.Name != "rueidis and valkey-go" || len(out[0].modules) != 2 || out[1].Library.Name != "other" {
+		t.Errorf("got %+v", out)
 	}
 }

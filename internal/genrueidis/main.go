@@ -20,6 +20,10 @@
 // none for one it says has some. Commands the table lacks are named in a
 // comment.
 //
+// valkey-go is a fork of rueidis with the same builder: when the two tables
+// are the same, they are written as one client, "rueidis and valkey-go",
+// of both libraries' packages, so that each process builds them once.
+//
 // For rueidiscompat, a go-redis v9 method rule is kept for each method of
 // the adapter with the same name and the same parameters (types by name,
 // the fields that selectors name): the adapter has go-redis's API shape,

@@ -101,3 +101,11 @@ func (c Frob) Key(key string) Frob {
 	c.ks = check(c.ks, slot(key))
 	return c
 }
+
+type Multi Incomplete
+
+func (b Builder) Multi() (c Multi) {
+	c = Multi{cs: get(), ks: b.ks}
+	c.cs.s = append(c.cs.s, "MULTI")
+	return c
+}
