@@ -383,7 +383,9 @@ func ignoreNil(err error) error {
 // that does nothing: what the hook adds to each command.
 func BenchmarkHookCPU(b *testing.B) {
 	ctx := context.Background()
-	h := clustercheck.NewHook(clustercheck.LocalSpecs())
+	// The script EVALSHA2 runs, whose source the hook has (WithScripts).
+	const src = `redis.call('SET', KEYS[1], ARGV[1]); return redis.call('GET', KEYS[2])`
+	h := clustercheck.NewHook(clustercheck.LocalSpecs(), clustercheck.WithScripts(src))
 	noop := func(context.Context, redis.Cmder) error { return nil }
 	noopPipe := func(context.Context, []redis.Cmder) error { return nil }
 	process := h.ProcessHook(noop)
@@ -392,7 +394,7 @@ func BenchmarkHookCPU(b *testing.B) {
 	set := redis.NewStatusCmd(ctx, "set", "{k}1", "v", "ex", 10)
 	mget := redis.NewSliceCmd(ctx, "mget", "{k}1", "{k}2", "{k}3")
 	rename := redis.NewStatusCmd(ctx, "rename", "{k}1", "{k}2")
-	evalsha := redis.NewCmd(ctx, "evalsha", "0123456789abcdef0123456789abcdef01234567", 2, "{k}1", "{k}2", "a")
+	evalsha := redis.NewCmd(ctx, "evalsha", redis.NewScript(src).Hash(), 2, "{k}1", "{k}2", "a")
 	var tx []redis.Cmder
 	tx = append(tx, redis.NewStatusCmd(ctx, "multi"))
 	for i := range 10 {
@@ -412,6 +414,21 @@ func BenchmarkHookCPU(b *testing.B) {
 			}
 		})
 	}
+	// The same script with other keys at each call: no call is repeated.
+	b.Run("EVALSHA2-new", func(b *testing.B) {
+		b.ReportAllocs()
+		cmds := make([]redis.Cmder, 4096)
+		for i := range cmds {
+			tag := "{k" + strconv.Itoa(i) + "}"
+			cmds[i] = redis.NewCmd(ctx, "evalsha", redis.NewScript(src).Hash(), 2, tag+"1", tag+"2", "a")
+		}
+		b.ResetTimer()
+		for i := range b.N {
+			if err := process(ctx, cmds[i%len(cmds)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("Tx10", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
