@@ -69,6 +69,8 @@ type Result struct {
 	// Analysed counts the packages analysed from source in this run;
 	// Cached, those whose results came from the cache.
 	Analysed, Cached int
+
+	run *run // for PackageFacts
 }
 
 // A Package is a root package and its diagnostics.
@@ -139,7 +141,7 @@ func Run(cfg *Config, patterns ...string) (*Result, error) {
 	}
 	d.analyse()
 
-	res := &Result{Fset: token.NewFileSet(), Analysed: int(d.analysed.Load()), Cached: int(d.cached.Load())}
+	res := &Result{Fset: token.NewFileSet(), Analysed: int(d.analysed.Load()), Cached: int(d.cached.Load()), run: d}
 	for _, n := range d.order {
 		if n.fail != "" && !(n.depFail && !n.root) {
 			res.Failures = append(res.Failures, n.lp.ImportPath+": "+n.fail)
