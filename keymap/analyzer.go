@@ -87,7 +87,9 @@ func run(pass *analysis.Pass) (any, error) {
 		b.finish()
 	}
 	flow.ExportFacts()
-	if len(part.Families) > 0 || len(part.Uses) > 0 || part.Unknown > 0 {
+	if flow.SendsCommands() {
+		// Every package that can send commands has a part, even an empty
+		// one: it tells a driver the package's module.
 		pass.ExportPackageFact(part)
 	}
 	return part, nil

@@ -2,24 +2,27 @@ package keymap
 
 import (
 	"fmt"
-	"sort"
+	"os"
+	"slices"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
+	"github.com/slotlint/slotlint/internal/driver"
 )
 
-// A Config says which packages to map.
+// A Config says which packages to map, and how.
 type Config struct {
 	// Dir is the directory to run the go command in; "" is the current one.
 	Dir string
 	// Tests maps the packages' tests too.
 	Tests bool
+	// CacheDir holds the driver's cache of each package's part; "" runs
+	// without one.
+	CacheDir string
 }
 
-// Load maps the packages that patterns match: it runs the Analyzer over
-// them and their dependencies with x/tools' checker and joins the parts
-// of the packages of the patterns' modules (the program's own code,
+// Load maps the packages that patterns match. It runs the Analyzer over
+// them and their dependencies with slotlint's driver, one package at a
+// time from export data, as the standalone linter does, and joins the
+// parts of the packages of the patterns' modules (the program's own code,
 // not the libraries it imports). Failures are the packages that did not
 // load, type-check or analyse, one line each; the map holds the others.
 func Load(cfg Config, patterns ...string) (*Map, []string, error) {
@@ -27,56 +30,39 @@ func Load(cfg Config, patterns ...string) (*Map, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	pcfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: cfg.Dir, Tests: cfg.Tests}
-	pkgs, err := packages.Load(pcfg, patterns...)
+	salt := []byte("keymap\x00")
+	if rulesFile != "" {
+		data, err := os.ReadFile(rulesFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		salt = fmt.Appendf(salt, "rules %d\n%s", len(data), data)
+	}
+	res, err := driver.Run(&driver.Config{Analyzer: Analyzer, Dir: cfg.Dir, Tests: cfg.Tests, CacheDir: cfg.CacheDir, Salt: salt}, patterns...)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(pkgs) == 0 {
-		return nil, nil, fmt.Errorf("%v matched no packages", patterns)
-	}
-	var failures []string
-	seen := map[string]bool{}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			if line := e.Error(); !seen[line] {
-				seen[line] = true
+	failures := slices.Clone(res.Failures)
+	for _, p := range res.Packages {
+		if p.Err != nil {
+			line := p.ID + ": " + p.Err.Error()
+			if !slices.Contains(failures, line) {
 				failures = append(failures, line)
 			}
 		}
-	})
-	modules := map[string]bool{}
-	roots := map[*packages.Package]bool{}
-	for _, p := range pkgs {
-		roots[p] = true
-		if p.Module != nil {
-			modules[p.Module.Path] = true
-		}
 	}
-	g, err := checker.Analyze([]*analysis.Analyzer{Analyzer}, pkgs, nil)
-	if err != nil {
-		return nil, nil, err
+	facts := res.PackageFacts(Analyzer)
+	modules := map[string]bool{}
+	for _, f := range facts {
+		if f.Root && f.Module != "" {
+			modules[f.Module] = true
+		}
 	}
 	var parts []*Part
-	for act := range g.All() {
-		if act.Analyzer != Analyzer {
-			continue
-		}
-		mine := roots[act.Package] || act.Package.Module != nil && modules[act.Package.Module.Path]
-		if !mine {
-			continue
-		}
-		if act.Err != nil {
-			if line := act.Package.ID + ": " + act.Err.Error(); !seen[line] {
-				seen[line] = true
-				failures = append(failures, line)
-			}
-			continue
-		}
-		if p, ok := act.Result.(*Part); ok && p != nil {
+	for _, f := range facts {
+		if p, ok := f.Fact.(*Part); ok && (f.Root || f.Module != "" && modules[f.Module]) {
 			parts = append(parts, p)
 		}
 	}
-	sort.Strings(failures)
 	return Build(parts, rules), failures, nil
 }

@@ -122,6 +122,9 @@ func commandList(cmds []Command) string {
 	return strings.Join(s, ", ")
 }
 
+// textSites is how many sites of a family the text shows; JSON has all.
+const textSites = 8
+
 func siteList(sites []BuiltAt) string {
 	s := make([]string, 0, len(sites))
 	for _, x := range sites {
@@ -132,6 +135,9 @@ func siteList(sites []BuiltAt) string {
 		if !slices.Contains(s, t) {
 			s = append(s, t)
 		}
+	}
+	if len(s) > textSites {
+		s = append(s[:textSites], fmt.Sprintf("and %d more", len(s)-textSites))
 	}
 	return strings.Join(s, ", ")
 }

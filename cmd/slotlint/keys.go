@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/driver"
 	"github.com/slotlint/slotlint/keymap"
 )
 
@@ -17,7 +18,9 @@ their Redis calls build, the commands, transactions and scripts that use
 families together with the verdict on whether their keys share a slot,
 and the colocation groups that follow. The map covers the packages and
 their dependencies in the same modules; a family built in one package and
-used in another is one family.
+used in another is one family. Like the standalone linter, it analyses one
+package at a time from export data and caches each package's part (in the
+same cache directory, $SLOTLINT_CACHE or the user's cache directory).
 
 -format=rules writes a rules file that slotlint -rules, slotcheck verify
 --rules and slotcheck audit --rules load as it is.
@@ -36,6 +39,7 @@ func runKeys(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: "+strings.Join(keymap.Formats, ", "))
 	rules := fs.String("rules", "", "a rules file (YAML) merged over the built-in rules: its families name the map's, its clients and wrappers are followed")
 	tests := fs.Bool("test", false, "map the packages' tests too")
+	cache := fs.Bool("cache", true, "read and write the cache of each package's part of the map, beside the linter's; -cache=false analyses every package anew")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, keysUsage)
 		fs.PrintDefaults()
@@ -62,7 +66,16 @@ func runKeys(args []string, stdout, stderr io.Writer) int {
 		printErrorTo(stderr, err)
 		return 1
 	}
-	m, failures, err := keymap.Load(keymap.Config{Tests: *tests}, fs.Args()...)
+	cfg := keymap.Config{Tests: *tests}
+	if *cache {
+		dir, err := driver.DefaultCacheDir()
+		if err != nil {
+			printErrorTo(stderr, err)
+			return 1
+		}
+		cfg.CacheDir = dir
+	}
+	m, failures, err := keymap.Load(cfg, fs.Args()...)
 	if err != nil {
 		printErrorTo(stderr, err)
 		return 1
