@@ -41,6 +41,7 @@ var builderTypes = [][2]string{
 var builderFixed = [][2]string{
 	{"CommandClient.Do", `{kind: send, args: "1"}`},
 	{"CommandClient.DoMulti", `{kind: send, args: "1..."}`},
+	{"Client.DoCache", `{kind: send, args: "1"}`},
 	{"NewLuaScript", `{kind: new-script, script: 0}`},
 	{"NewLuaScriptReadOnly", `{kind: new-script, script: 0}`},
 	{"NewLuaScriptNoSha", `{kind: new-script, script: 0}`},

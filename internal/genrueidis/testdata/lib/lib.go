@@ -6,6 +6,11 @@ type CommandClient interface {
 	DoMulti()
 }
 
+type Client interface {
+	CommandClient
+	DoCache()
+}
+
 type Lua struct{}
 
 func NewLuaScript(src string) *Lua                                { return &Lua{} }
