@@ -115,28 +115,37 @@ func compatRules(c Compat, pkg, like *types.Package, client *ruleset.Client) (co
 }
 
 // lookup finds a rule's method in a package: "Recv.Name" on type Recv,
-// "Name" on the Cmdable interface or as a package function.
+// "Name" as a package function or on the first of unqualifiedRecvs that
+// has it.
 func lookup(pkg *types.Package, name string) *types.Signature {
 	recv, fname, qualified := strings.Cut(name, ".")
+	recvs := []string{recv}
 	if !qualified {
 		fname = recv
 		if f, ok := pkg.Scope().Lookup(fname).(*types.Func); ok {
 			return f.Signature()
 		}
-		recv = "Cmdable"
+		recvs = unqualifiedRecvs
 	}
-	tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName)
-	if !ok {
-		return nil
-	}
-	for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-		obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, fname)
-		if f, ok := obj.(*types.Func); ok {
-			return f.Signature()
+	for _, recv := range recvs {
+		tn, ok := pkg.Scope().Lookup(recv).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, fname)
+			if f, ok := obj.(*types.Func); ok {
+				return f.Signature()
+			}
 		}
 	}
 	return nil
 }
+
+// unqualifiedRecvs are the types an unqualified method name is looked up
+// on: the command interface, then the clients (go-redis's Watch and Do are
+// methods of *Client, rueidiscompat's of Cmdable).
+var unqualifiedRecvs = []string{"Cmdable", "Client", "Compat"}
 
 // sameParams reports whether two signatures have as many parameters, and
 // the same types for the parameters that a rule uses, compared by their
@@ -173,12 +182,14 @@ func used(m *ruleset.Method) map[int]bool {
 
 var anyRE = regexp.MustCompile(`\bany\b`)
 
-// typeText writes a type with its names unqualified and any spelled
-// interface{}, so that redis.ZStore and rueidiscompat.ZStore, and
-// ...interface{} and ...any, compare equal.
+// typeText writes a type with its names unqualified, without pointers,
+// and any spelled interface{}, so that *redis.ZStore and
+// rueidiscompat.ZStore, func(*redis.Tx) error and func(rueidiscompat.Tx)
+// error, and ...interface{} and ...any compare equal: the engine reads a
+// struct's fields and a function's handle the same way through a pointer.
 func typeText(t types.Type) string {
 	s := types.TypeString(t, func(*types.Package) string { return "" })
-	return anyRE.ReplaceAllString(s, "interface{}")
+	return strings.ReplaceAll(anyRE.ReplaceAllString(s, "interface{}"), "*", "")
 }
 
 // hasFields reports whether the struct parameters that a rule's selectors
