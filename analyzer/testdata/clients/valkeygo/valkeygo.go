@@ -7,6 +7,7 @@ package valkeygo
 
 import (
 	"context"
+	"time"
 
 	"github.com/valkey-io/valkey-go"
 )
@@ -27,6 +28,9 @@ func mget(ctx context.Context, c valkey.Client, keys []string) {
 	c.Do(ctx, c.B().Mget().Key("cart:{1}:items", "cart:{1}:total").Build())
 	ks := []string{"price:a", "price:b"}
 	c.Do(ctx, c.B().Mget().Key(ks...).Build()) // want `MGET keys "price:a" .* and "price:b" .* hash to different slots`
+	// A cacheable command read through client-side caching.
+	c.DoCache(ctx, c.B().Mget().Key("cart:3", "cart:4").Cache(), time.Minute) // want `MGET keys "cart:3" .* and "cart:4" .* hash to different slots`
+	c.DoCache(ctx, c.B().Mget().Key("cart:{3}:items", "cart:{3}:total").Cache(), time.Minute)
 }
 
 func eval(ctx context.Context, c valkey.Client) {
