@@ -55,7 +55,8 @@ measure() {
 	shift 3
 	local rc=0
 	/usr/bin/time -f '%e %M' -o "$WORK/time.txt" "$@" >"$WORK/$tool.out" 2>"$WORK/$tool.err" || rc=$?
-	read -r wall rss <"$WORK/time.txt"
+	# GNU time puts "Command exited with non-zero status N" first.
+	read -r wall rss < <(tail -1 "$WORK/time.txt")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$tool" "$mode" "$run" "$wall" "$rss" "$rc" >>"$raw"
 	printf '  %-5s %-5s run %d: %6.2f s %8d KB exit %d\n' "$tool" "$mode" "$run" "$wall" "$rss" "$rc"
 	# The lint exits 3 on findings; the map exits 0.
