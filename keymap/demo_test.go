@@ -2,35 +2,51 @@ package keymap_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/keymap"
 )
 
-// demoMap is the map of testdata/demo, loaded once.
+var demo struct {
+	once sync.Once
+	m    *keymap.Map
+	err  error
+}
+
+// demoMap is the map of testdata/demo, loaded once; the tests only read it.
 func demoMap(t *testing.T) *keymap.Map {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("loads go-redis")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
+	demo.once.Do(func() {
+		root, err := filepath.Abs("..")
+		if err != nil {
+			demo.err = err
+			return
+		}
+		m, failures, err := keymap.Load(keymap.Config{Dir: root}, "./testdata/demo/...")
+		if err == nil && len(failures) > 0 {
+			err = fmt.Errorf("failures: %v", failures)
+		}
+		if err != nil {
+			demo.err = err
+			return
+		}
+		m.Relative(root)
+		demo.m = m
+	})
+	if demo.err != nil {
+		t.Fatal(demo.err)
 	}
-	m, failures, err := keymap.Load(keymap.Config{Dir: root}, "./testdata/demo/...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(failures) > 0 {
-		t.Fatalf("failures: %v", failures)
-	}
-	m.Relative(root)
-	return m
+	return demo.m
 }
 
 // TestDemo checks the map of testdata/demo: every family the demo builds,
