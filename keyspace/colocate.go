@@ -29,13 +29,14 @@ type Subject struct {
 
 // Subject returns what Redis hashes of k. It follows Redis's rule, the first
 // '{' and the first '}' after it, over literal text; an unknown part that may
-// hold a brace before the hashtag is settled makes the subject unknown. An
-// unknown inside the braces that may hold a '}' leaves the subject known in
-// the sense that matters: the same parts give the same hashtag.
+// hold a '{' before the first literal one, or a '}' after it when no literal
+// '}' follows, makes the subject unknown. An unknown inside the braces that
+// may hold a '}' leaves the subject known in the sense that matters: the
+// same parts give the same hashtag.
 func (k Key) Subject() Subject {
 	for i, p := range k.Parts {
 		if p.Unknown {
-			if !p.NoBraces {
+			if p.mayOpen() {
 				return Subject{Kind: SubjectUnknown}
 			}
 			continue
@@ -64,7 +65,7 @@ func (k Key) Subject() Subject {
 		}
 		// No literal '}' closes the braces: an unknown after them might.
 		for _, q := range rest {
-			if q.Unknown && !q.NoBraces {
+			if q.mayClose() {
 				return Subject{Kind: SubjectUnknown}
 			}
 		}
@@ -249,14 +250,7 @@ func compare(a, b Subject) Verdict {
 	if a.Kind == SubjectUnknown || b.Kind == SubjectUnknown {
 		return Maybe
 	}
-	// An unknown inside a hashtag may hold a '}' that cuts the hashtag
-	// short, at the same place in the same value; a hashed whole key is not
-	// cut. A hashtag and a whole key compare unknown for unknown only when
-	// neither unknown holds a brace (Apply marks a value of a template
-	// without a hashtag NoBraces even when it holds one: its key is hashed
-	// whole all the same).
-	sameKind := a.Kind == b.Kind
-	if partsEqual(a.Parts, b.Parts) && (sameKind || noBraces(a.Parts) && noBraces(b.Parts)) {
+	if partsEqual(a.Parts, b.Parts) && (a.Kind == b.Kind || uncut(a.Parts, b.Parts)) {
 		return Same
 	}
 	sa, oka := a.Slot()
@@ -267,13 +261,17 @@ func compare(a, b Subject) Verdict {
 		}
 		return Different
 	}
-	return linearCompare(a.Parts, b.Parts, sameKind)
+	return linearCompare(a, b)
 }
 
-// noBraces reports whether no unknown of parts may hold a brace.
-func noBraces(parts []Part) bool {
-	for _, p := range parts {
-		if p.Unknown && !p.NoBraces {
+// uncut reports whether no unknown of two subjects of the same shape may
+// hold a '}': one inside a hashtag would cut it short there, the same in
+// both keys when both are hashtags, but a key hashed whole is not cut. The
+// same unknown holds the same value, so what one of its parts says of the
+// value holds for the other.
+func uncut(a, b []Part) bool {
+	for i := range a {
+		if a[i].mayClose() && b[i].mayClose() {
 			return false
 		}
 	}
@@ -287,9 +285,10 @@ func noBraces(parts []Part) bool {
 // whatever their number, so when every unknown comes before the first byte
 // that differs, the CRC of the rest decides.
 //
-// The unknowns must hold no brace that cuts a hashtag short: one of the two
-// says so when the subjects are of the same kind, both when they are not.
-func linearCompare(a, b []Part, sameKind bool) Verdict {
+// A hashtag's unknowns must hold no '}' that would cut it short.
+func linearCompare(sa, sb Subject) Verdict {
+	a, b := sa.Parts, sb.Parts
+	whole := sa.Kind == SubjectWhole && sb.Kind == SubjectWhole
 	if len(a) != len(b) {
 		return Maybe
 	}
@@ -299,8 +298,8 @@ func linearCompare(a, b []Part, sameKind bool) Verdict {
 			return Maybe
 		}
 		if a[i].Unknown {
-			nb := a[i].NoBraces && b[i].NoBraces || sameKind && (a[i].NoBraces || b[i].NoBraces)
-			if a[i].ID == "" || a[i].ID != b[i].ID || !nb || len(diff) > 0 {
+			cut := !whole && a[i].mayClose() && b[i].mayClose()
+			if a[i].ID == "" || a[i].ID != b[i].ID || cut || len(diff) > 0 {
 				return Maybe
 			}
 			continue

@@ -247,3 +247,30 @@ func TestColocateEmptyBracesPrefix(t *testing.T) {
 		t.Errorf("Colocate(%s, %s) = %v, want same", keys[0].Quote(), keys[1].Quote(), c.Verdict)
 	}
 }
+
+// A template's key followed by more text: the marks Apply puts on a value
+// say only what Build lets it hold where it stands, so "{" + x + "}" after
+// it still reads x as cut short at its first '}' (found by FuzzColocate).
+func TestColocateTemplateKeyThenBraces(t *testing.T) {
+	if k, err := MustTemplate("<a>").Build("{"); err == nil {
+		t.Errorf(`"<a>".Build("{") = %q, want an error: a template without a hashtag takes no '{'`, k)
+	}
+	a := Concat(MustTemplate("<a>").Apply([]Key{v("x")}), Lit("{"), v("x"), Lit("}"))
+	b := Concat(Lit("{"), v("x"), Lit("}"))
+	// x + "{" + x + "}" and "{" + x + "}" hash the same hashtag, x cut at
+	// its first '}' in both, whatever x holds.
+	if c := Colocate(a, b); c.Verdict != Same {
+		t.Errorf("Colocate(%s, %s) = %v (%s), want same", a.Quote(), b.Quote(), c.Verdict, c.Reason)
+	}
+	// Before the hashtag section a value may hold a '}', so inside another
+	// key's braces it may cut them short.
+	job := MustTemplate("<p>:{<q>}")
+	a = Concat(Lit("{"), job.Apply([]Key{v("x"), v("y")}))
+	b = Concat(Lit("{"), v("x"), Lit(":{"), n("y"), Lit("}:z"))
+	if c := Colocate(a, b); c.Verdict != Same {
+		t.Errorf("Colocate(%s, %s) = %v (%s), want same", a.Quote(), b.Quote(), c.Verdict, c.Reason)
+	}
+	if c := Colocate(Concat(Lit("{"), job.Apply([]Key{v("x"), v("y")})), Concat(Lit("{"), v("x"), Lit(":{"), n("y"), Lit("!"))); c.Verdict == Different {
+		t.Errorf("Colocate = different (%s), but x may hold a '}' that cuts both hashtags alike", c.Reason)
+	}
+}

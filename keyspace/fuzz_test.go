@@ -85,8 +85,8 @@ func FuzzParseTemplate(f *testing.F) {
 // each <name> in the text by its value, in order. It returns the key, the
 // text between the template's braces with its values in it, and whether the
 // template has braces. Build must accept the values exactly when none is
-// empty and the key's hashtag is that text (none, for a template without
-// braces), and then return this key.
+// empty and the key's hashtag is that text (for a template without braces,
+// when the key holds no '{'), and then return this key.
 func refBuild(text string, values []string) (key, tag string, tagged bool, ok bool) {
 	var b strings.Builder
 	vi := 0
@@ -114,11 +114,11 @@ func refBuild(text string, values []string) (key, tag string, tagged bool, ok bo
 		}
 	}
 	key = b.String()
-	got, has := slot.HashTag(key)
 	if tagged {
+		got, has := slot.HashTag(key)
 		ok = ok && has && got == tag
 	} else {
-		ok = ok && !has
+		ok = ok && !strings.Contains(key, "{")
 	}
 	return key, tag, tagged, ok
 }
@@ -401,6 +401,9 @@ func FuzzColocate(f *testing.F) {
 	// and the same value as a hashtag: "a}b" and "{a}b}".
 	f.Add([]byte{0x16, 0x00, 0x02, 0x03, '{', 0x01, 0x03, '}'}, "a}b", "", "", "")
 	f.Add([]byte{0x16, 0x00, 0x02, 0x03, '{', 0x01, 0x03, '}', 0x03, 'b'}, "x}", "", "", "")
+	// A template's key followed by more: "{" + x + "}" after it, x = "{".
+	f.Add([]byte("7{A7}\x1607{A7}"), "{", "", "", "0")
+	f.Add([]byte("7{A7}\x0e07{A7}"), "{", "", "", "0")
 	// An unknown prefix before a literal hashtag.
 	f.Add([]byte{0x05, 0x03, '{', 0x03, 'o', 0x03, '}', 0x02, 0x03, '{', 0x03, 'o', 0x03, '}', 0x03, 'b'}, "", "x{", "", "")
 	f.Fuzz(func(t *testing.T, shape []byte, x, y, z, anon string) {

@@ -28,11 +28,17 @@ type Part struct {
 	ID string
 	// Name shows the unknown in messages, as <Name>.
 	Name string
-	// NoBraces is true when the value cannot contain '{' or '}', or none
-	// that counts: a number, or a placeholder value, whose braces Build
-	// lets change nothing Redis hashes.
-	NoBraces bool
+	// NoBraces is true when the value cannot contain '{' or '}': a number,
+	// say. NoOpen says it holds no '{', NoClose no '}': Build sees to
+	// these for a template's values, by where they stand.
+	NoBraces, NoOpen, NoClose bool
 }
+
+// mayOpen reports whether the part is an unknown that may hold a '{'.
+func (p Part) mayOpen() bool { return p.Unknown && !p.NoBraces && !p.NoOpen }
+
+// mayClose reports whether the part is an unknown that may hold a '}'.
+func (p Part) mayClose() bool { return p.Unknown && !p.NoBraces && !p.NoClose }
 
 // Lit returns the key made of the literal text s.
 func Lit(s string) Key {
@@ -155,12 +161,4 @@ func partsEqual(a, b []Part) bool {
 		}
 	}
 	return true
-}
-
-// mayHaveBraces reports whether the part may hold a '{' or a '}'.
-func (p Part) mayHaveBraces() bool {
-	if p.Unknown {
-		return !p.NoBraces
-	}
-	return strings.ContainsAny(p.Lit, "{}")
 }

@@ -165,11 +165,13 @@ func (t *Template) FixedSlot() (int, bool) {
 }
 
 // Build returns the key for the given placeholder values, in the order of
-// Names. A value may hold any bytes: Redis keys are binary-safe. Build fails
-// when the count is wrong, when a value is empty (a key such as
-// "emq:{orders}:job:" is almost always an id that was never set), or when a
-// value would move or make the hashtag, which would put the key in another
-// slot than the template promises.
+// Names. A value may hold any bytes, Redis keys being binary-safe, but
+// braces only where they cannot move the hashtag: '}' before the hashtag
+// section, '{' inside it, both after it, and no '{' in a template without
+// one. Build fails when the count is wrong, when a value is empty (a key
+// such as "emq:{orders}:job:" is almost always an id that was never set),
+// or when a value holds a brace where it could move or make the hashtag,
+// which would put the key in another slot than the template promises.
 func (t *Template) Build(values ...string) (string, error) {
 	if len(values) != len(t.names) {
 		return "", fmt.Errorf("template %q takes %d values (%s), got %d", t.text, len(t.names), strings.Join(t.names, ", "), len(values))
@@ -177,6 +179,9 @@ func (t *Template) Build(values ...string) (string, error) {
 	for i, v := range values {
 		if v == "" {
 			return "", fmt.Errorf("template %q: the value of <%s> is empty; an empty part is usually a value that was never set, so give <%s> a value", t.text, t.names[i], t.names[i])
+		}
+		if t.tagFrom < 0 && strings.IndexByte(v, '{') >= 0 {
+			return "", fmt.Errorf("template %q has no hashtag, so its values hold no '{' (a '}' after one makes a hashtag), but <%s> is %q; remove the brace from the value", t.text, t.names[i], v)
 		}
 	}
 	var key, tag strings.Builder
@@ -202,12 +207,8 @@ func (t *Template) Build(values ...string) (string, error) {
 		key.WriteByte('}')
 	}
 	k := key.String()
-	got, tagged := slot.HashTag(k)
-	switch {
-	case t.tagFrom >= 0 && (!tagged || got != tag.String()):
+	if got, tagged := slot.HashTag(k); t.tagFrom >= 0 && (!tagged || got != tag.String()) {
 		return "", fmt.Errorf("template %q: a value with '{' or '}' moves the hashtag of %q from %q to %q; remove the braces from the value", t.text, k, tag.String(), got)
-	case t.tagFrom < 0 && tagged:
-		return "", fmt.Errorf("template %q: a value with '{' and '}' gives the untagged key %q the hashtag %q; remove the braces from the value", t.text, k, got)
 	}
 	return k, nil
 }
@@ -338,11 +339,10 @@ func (t *Template) Symbolic() Key {
 }
 
 // Apply returns the symbolic key that the template builds from symbolic
-// values, in the order of Names. Build lets no value move the hashtag (no
-// value before the hashtag section holds a '{', none inside it a '}', and
-// none gives a template without one a hashtag), so whatever braces a value
-// holds never change what Redis hashes: the unknown parts of the values are
-// marked NoBraces.
+// values, in the order of Names. The unknown parts of the values are marked
+// with what Build lets them hold: no '{' before the hashtag section, or in
+// any value of a template without one (NoOpen), and no '}' inside it
+// (NoClose).
 func (t *Template) Apply(values []Key) Key {
 	var parts []Part
 	lit := func(text string) { parts = appendPart(parts, Part{Lit: text}) }
@@ -367,7 +367,12 @@ func (t *Template) Apply(values []Key) Key {
 		vi++
 		for _, p := range v.Parts {
 			if p.Unknown {
-				p.NoBraces = true
+				switch {
+				case t.tagFrom < 0 || i < t.tagFrom:
+					p.NoOpen = true
+				case i < t.tagTo:
+					p.NoClose = true
+				}
 				if p.Name == "" {
 					p.Name = s.name
 				}
