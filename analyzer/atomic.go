@@ -112,6 +112,26 @@ type atomicity struct {
 // read the function's transaction model from the key-flow engine: its
 // commands, its Watch calls, and the handle each command is sent on.
 func (c *checker) atomicity(s *keyflow.Func) []diag {
+	a := c.atomicWalk(s)
+	if a == nil {
+		return nil
+	}
+	a.checkWritesInWatch()
+	a.checkReadsForWatch()
+	a.checkLostUpdates()
+	for _, w := range a.watches {
+		if w.loop != nil {
+			a.checkRetry(w)
+		}
+	}
+	return a.diags
+}
+
+// atomicWalk finds the commands and Watch calls of a function in its model
+// and walks its statements once (atomic_flow.go), recording each read, and
+// each write with the reads that its values and its guard depend on. It
+// returns nil when there is nothing to check: no Watch, and no read.
+func (c *checker) atomicWalk(s *keyflow.Func) *atomicity {
 	if s.Decl == nil || s.Decl.Body == nil {
 		return nil
 	}
@@ -131,16 +151,7 @@ func (c *checker) atomicity(s *keyflow.Func) []diag {
 	}
 	f := &atomicFlow{vars: &varState{}}
 	a.stmts(s.Decl.Body.List, f)
-
-	a.checkWritesInWatch()
-	a.checkReadsForWatch()
-	a.checkLostUpdates()
-	for _, w := range a.watches {
-		if w.loop != nil {
-			a.checkRetry(w)
-		}
-	}
-	return a.diags
+	return a
 }
 
 // collect finds the commands and Watch calls of the function in its model.

@@ -3,8 +3,6 @@ package keyflow_test
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -12,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint"
+	"github.com/slotlint/slotlint/internal/snippet"
 	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 )
 
 // The engine's tests give Go snippets, type-checked against the real
@@ -435,7 +433,7 @@ func TestFacts(t *testing.T) {
 	}
 }
 
-func config(pkg *snippet, rules *ruleset.Rules, facts memFacts) keyflow.Config {
+func config(pkg *snippet.Package, rules *ruleset.Rules, facts memFacts) keyflow.Config {
 	return keyflow.Config{Fset: pkg.Fset, Pkg: pkg.Types, Info: pkg.Info, Files: pkg.Files, Rules: rules, Facts: facts}
 }
 
@@ -473,7 +471,7 @@ func (m memFacts) ImportObjectFact(obj types.Object, fact analysis.Fact) bool {
 func (m memFacts) ExportObjectFact(obj types.Object, fact analysis.Fact) { m[obj] = fact }
 
 // dump shows the sites of one function.
-func dump(pkg *snippet, s *keyflow.Func) []string {
+func dump(pkg *snippet.Package, s *keyflow.Func) []string {
 	name := "init"
 	if s.Decl != nil {
 		name = s.Decl.Name.Name
@@ -532,23 +530,15 @@ func dump(pkg *snippet, s *keyflow.Func) []string {
 	return out
 }
 
-// A snippet is one type-checked package.
-type snippet struct {
-	Fset  *token.FileSet
-	Types *types.Package
-	Info  *types.Info
-	Files []*ast.File
-}
-
 var (
 	loadOnce sync.Once
-	loaded   map[string]*snippet
+	loaded   map[string]*snippet.Package
 	loadErr  error
 )
 
 // loadSnippets type-checks every snippet. The packages they import, the
 // real go-redis v9 of this module's go.mod among them, are loaded once.
-func loadSnippets(t *testing.T) map[string]*snippet {
+func loadSnippets(t *testing.T) map[string]*snippet.Package {
 	t.Helper()
 	loadOnce.Do(func() { loaded, loadErr = load() })
 	if loadErr != nil {
@@ -557,49 +547,16 @@ func loadSnippets(t *testing.T) map[string]*snippet {
 	return loaded
 }
 
-func load() (map[string]*snippet, error) {
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports, Dir: ".."}
-	deps, err := packages.Load(cfg, "context", "fmt", "strings", "github.com/redis/go-redis/v9", "github.com/slotlint/slotlint/keyspace")
+func load() (map[string]*snippet.Package, error) {
+	l, err := snippet.NewLoader("..", "context", "fmt", "strings", "github.com/redis/go-redis/v9", "github.com/slotlint/slotlint/keyspace")
 	if err != nil {
 		return nil, err
 	}
-	imported := map[string]*types.Package{}
-	for _, p := range deps {
-		if len(p.Errors) > 0 {
-			return nil, fmt.Errorf("loading %s: %v", p.PkgPath, p.Errors[0])
-		}
-		imported[p.PkgPath] = p.Types
-	}
-	out := map[string]*snippet{}
+	out := map[string]*snippet.Package{}
 	check := func(path, name, src string) error {
-		s := &snippet{Fset: token.NewFileSet()}
-		f, err := parser.ParseFile(s.Fset, name, src, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		s.Files = []*ast.File{f}
-		s.Info = &types.Info{
-			Types:      map[ast.Expr]types.TypeAndValue{},
-			Defs:       map[*ast.Ident]types.Object{},
-			Uses:       map[*ast.Ident]types.Object{},
-			Implicits:  map[ast.Node]types.Object{},
-			Selections: map[*ast.SelectorExpr]*types.Selection{},
-			Scopes:     map[ast.Node]*types.Scope{},
-			Instances:  map[*ast.Ident]types.Instance{},
-		}
-		conf := types.Config{Importer: importerFunc(func(path string) (*types.Package, error) {
-			if p := imported[path]; p != nil {
-				return p, nil
-			}
-			return nil, fmt.Errorf("snippets may not import %s", path)
-		})}
-		s.Types, err = conf.Check(path, s.Fset, s.Files, s.Info)
-		if err != nil {
-			return fmt.Errorf("snippet %s does not type-check: %v", path, err)
-		}
-		imported[path] = s.Types
-		out[path] = s
-		return nil
+		p, err := l.Check(path, name, src)
+		out[path] = p
+		return err
 	}
 	for _, tc := range engineCases {
 		src := header + tc.src + "\n"
@@ -615,46 +572,4 @@ func load() (map[string]*snippet, error) {
 		}
 	}
 	return out, nil
-}
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
-
-// TestCommandFlags checks what the command table says each command does
-// with its keys, and which arguments are keys, for methods and raw calls.
-func TestCommandFlags(t *testing.T) {
-	pkgs := loadSnippets(t)
-	rules, err := slotlint.LoadRules("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, name := range []string{"watch-transaction", "raw-do"} {
-		pkg := pkgs["snippets/"+name]
-		for _, s := range keyflow.New(config(pkg, rules, memFacts{})).Funcs() {
-			for _, site := range s.Sites {
-				if site.KeyArgs == nil {
-					continue
-				}
-				var args []int
-				for i := range site.KeyArgs {
-					args = append(args, i)
-				}
-				slices.Sort(args)
-				got = append(got, fmt.Sprintf("%s read=%v write=%v keyargs=%v", site.Command, site.Read, site.Write, args))
-			}
-		}
-	}
-	want := []string{
-		"GET read=true write=false keyargs=[1]",
-		"SET read=false write=true keyargs=[1]",
-		"INCR read=false write=true keyargs=[1]",
-		"RENAME read=false write=true keyargs=[1 2 3]",
-		"EVAL read=false write=false keyargs=[1 4]", // what the script does is not EVAL's flag
-		"PING read=false write=false keyargs=[1]",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("flags:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
-	}
 }
