@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,6 +67,10 @@ func initialSlots(i, n int) (first, last int) {
 func StartCluster(t testing.TB, opts ...Option) *Cluster {
 	t.Helper()
 	path := Require(t)
+	cfg := newConfig(opts)
+	if cfg.tls && runtime.GOOS != "linux" {
+		t.Skip("a TLS cluster binds 127.0.0.2 and 127.0.0.3, which only Linux answers on by default")
+	}
 	c := &Cluster{}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -77,7 +82,7 @@ func StartCluster(t testing.TB, opts ...Option) *Cluster {
 			t.Error(err)
 		}
 	})
-	if err := c.start(path, t.TempDir(), newConfig(opts)); err != nil {
+	if err := c.start(path, t.TempDir(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	return c
