@@ -78,8 +78,21 @@ func run(pass *analysis.Pass) (any, error) {
 		part.Module = pass.Module.Path
 	}
 	if flow.SendsCommands() {
-		b := newBuilder(pass, flow, part)
-		for _, fn := range flow.Funcs() {
+		funcs := flow.Funcs()
+		// Only the positions where keys are built are looked up: index
+		// the syntax at those alone.
+		wanted := map[token.Pos]bool{}
+		for _, fn := range funcs {
+			for _, site := range fn.Sites {
+				for _, g := range site.AllKeys() {
+					for _, v := range g {
+						wanted[v.Pos] = true
+					}
+				}
+			}
+		}
+		b := newBuilder(pass, flow, part, wanted)
+		for _, fn := range funcs {
 			for _, site := range fn.Sites {
 				b.site(site)
 			}
@@ -117,19 +130,24 @@ type familyAt struct {
 	tmpl             *keyspace.Template
 }
 
-func newBuilder(pass *analysis.Pass, flow *keyflow.Engine, part *Part) *builder {
+// newBuilder indexes the calls and names that start at the wanted
+// positions, and the package's template variables.
+func newBuilder(pass *analysis.Pass, flow *keyflow.Engine, part *Part, wanted map[token.Pos]bool) *builder {
 	b := &builder{pass: pass, flow: flow, part: part, fams: map[string]*PartFamily{},
 		calls: map[token.Pos]*ast.CallExpr{}, names: map[token.Pos]ast.Expr{},
 		templates: map[*types.Var]string{}, cache: map[token.Pos]familyAt{}}
+	if len(wanted) == 0 {
+		return b
+	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
-				if _, ok := b.calls[n.Pos()]; !ok {
+				if _, ok := b.calls[n.Pos()]; !ok && wanted[n.Pos()] {
 					b.calls[n.Pos()] = n
 				}
 			case *ast.Ident, *ast.SelectorExpr:
-				if _, ok := b.names[n.Pos()]; !ok {
+				if _, ok := b.names[n.Pos()]; !ok && wanted[n.Pos()] {
 					b.names[n.Pos()] = n.(ast.Expr)
 				}
 			case *ast.ValueSpec:
