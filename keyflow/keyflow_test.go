@@ -178,6 +178,27 @@ func f(ctx context.Context, rdb *redis.Client, q, id string) {
 		},
 	},
 	{
+		// One function given to two Watch calls belongs to both.
+		name: "watch-function-shared",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	fn := func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Incr(ctx, "{a}:n")
+			return nil
+		})
+		return err
+	}
+	rdb.Watch(ctx, fn, "{a}")
+	rdb.Watch(ctx, fn, "b")
+}`,
+		want: []string{
+			`f: MULTI/EXEC transaction on-tx on tx @L9`,
+			`f: INCR ["{a}:n"] queued @L2`,
+			`f: WATCH transaction ["{a}"] ["{a}:n"]`,
+			`f: WATCH transaction ["b"] ["{a}:n"]`,
+		},
+	},
+	{
 		name: "tx-pipeline-and-plain-pipeline",
 		src: `func f(ctx context.Context, rdb *redis.Client) {
 	p := rdb.TxPipeline()

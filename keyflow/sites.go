@@ -546,6 +546,19 @@ func (g *Engine) finish(s *Func) {
 			h.Made.Sites = append(h.Made.Sites, site)
 		}
 	}
+	// A function held in a variable may be given to several Watch calls:
+	// its handle is the last one's, and its commands belong to each.
+	byLit := map[*ast.FuncLit]*Tx{}
+	for _, tx := range s.Txs {
+		if tx.Kind == TxWatch && tx.Lit != nil {
+			byLit[tx.Lit] = tx
+		}
+	}
+	for _, tx := range s.Txs {
+		if last := byLit[tx.Lit]; tx.Kind == TxWatch && last != nil && last != tx {
+			tx.Sites = last.Sites
+		}
+	}
 	// A transaction's keys: the watched ones, then those of every command
 	// sent on its handles.
 	for _, tx := range s.Txs {
