@@ -61,3 +61,27 @@ func scripts(c redis.Conn, id string) {
 	moveFixed.SendHash(c, "job:a", "job:b", "arg") // want `EVALSHA keys "job:a" .* and "job:b" .* hash to different slots`
 	moveFixed.Send(c, "job:a", "job:b", "arg")     // want `EVAL keys "job:a" .* and "job:b" .* hash to different slots`
 }
+
+// A check-and-set as redigo's documentation shows it: WATCH, read, MULTI,
+// write, EXEC on one connection. The write fails if the key changed.
+func incr(c redis.Conn, k string) error {
+	c.Do("WATCH", k)
+	v, err := redis.Int(c.Do("GET", k))
+	if err != nil {
+		return err
+	}
+	c.Send("MULTI")
+	c.Send("SET", k, v+1)
+	_, err = c.Do("EXEC")
+	return err
+}
+
+// The same without WATCH loses updates.
+func incrLost(c redis.Conn, k string) error {
+	v, err := redis.Int(c.Do("GET", k))
+	if err != nil {
+		return err
+	}
+	_, err = c.Do("SET", k, v+1) // want `SET "<k>" writes a value computed from GET "<k>" at line \d+, with no WATCH around them`
+	return err
+}

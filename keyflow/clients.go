@@ -1,0 +1,326 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// This file follows the clients that do not name a command by their
+// method: those that build a command as a value (rueidis, valkey-go:
+// c.Do(ctx, c.B().Rename().Key(a).Newkey(b).Build())), and those that send
+// raw commands one call at a time, MULTI and EXEC included (redigo:
+// c.Send("MULTI"); c.Send("INCR", a); c.Do("EXEC")). Both are data in the
+// rules: the kinds builder, builder-keys and send, and raw.
+
+// A built is a command that a builder chain builds.
+type built struct {
+	command string
+	keys    []Group
+	open    bool
+}
+
+// maxChain bounds how far a chain is followed through variables.
+const maxChain = 8
+
+// builtCommand follows a builder chain back from x, the value sent, to the
+// Builder method that names its command, collecting the keys that its
+// builder-keys methods take. Methods of the client's packages that the
+// rules do not list (Build, Value, Arg, Cache) are passed through. ok is
+// false when x is not such a chain.
+func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
+	var chain []*ast.CallExpr // the key methods, last first
+	var ms []*ruleset.Method
+	for depth := 0; depth < 64; depth++ {
+		x = ast.Unparen(x)
+		switch xx := x.(type) {
+		case *ast.Ident:
+			rhs := e.setOnce(xx)
+			if rhs == nil || depth > maxChain*8 {
+				return built{}, false
+			}
+			x = rhs
+			continue
+		case *ast.CallExpr:
+			fn, m := g.Resolve(xx)
+			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
+			switch {
+			case m != nil && m.Kind == ruleset.KindBuilder:
+				b.command = m.Command
+				for i := len(chain) - 1; i >= 0; i-- {
+					keys, open := g.selectKeys(e, chain[i], ms[i].Keys)
+					b.keys = append(b.keys, keys...)
+					b.open = b.open || open
+				}
+				return b, true
+			case m != nil && m.Kind == ruleset.KindBuilderKeys && isSel:
+				chain = append(chain, xx)
+				ms = append(ms, m)
+				x = sel.X
+			case fn != nil && isSel && g.IsClientPackage(fn.Pkg()) && fn.Signature().Recv() != nil:
+				x = sel.X
+			default:
+				return built{}, false
+			}
+			continue
+		}
+		return built{}, false
+	}
+	return built{}, false
+}
+
+// send resolves Do(ctx, cmd) and DoMulti(ctx, cmds...): the commands that
+// builder chains built. Do gives the site itself; DoMulti gives one site
+// for each command, made at the call, in order. It reports false when the
+// site itself is not to be added: a command it cannot follow, or DoMulti,
+// whose commands are added instead.
+func (g *Engine) send(s *Func, site *Site) bool {
+	e, call, m := s.e, site.Call, site.Method
+	if m.Args == nil || m.Args.Param >= len(call.Args) {
+		return false
+	}
+	if !m.Args.Variadic {
+		b, ok := g.builtCommand(e, call.Args[m.Args.Param])
+		if !ok {
+			return false
+		}
+		g.setBuilt(site, b)
+		return true
+	}
+	if call.Ellipsis.IsValid() {
+		return false // a slice of commands built elsewhere
+	}
+	for _, a := range call.Args[m.Args.Param:] {
+		b, ok := g.builtCommand(e, a)
+		if !ok {
+			continue
+		}
+		// Each command is reported where it is built, and a transaction
+		// at DoMulti, where its MULTI is sent.
+		sub := &Site{Call: call, Callee: site.Callee, Method: m}
+		if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok && b.command != "MULTI" {
+			sub.Call = ac
+		}
+		g.setBuilt(sub, b)
+		s.Sites = append(s.Sites, sub)
+	}
+	return false
+}
+
+// sendParents maps each command argument of a DoMulti call in the
+// function to the call, for the commands that send gave their own
+// position.
+func (g *Engine) sendParents(s *Func) map[*ast.CallExpr]*ast.CallExpr {
+	parents := map[*ast.CallExpr]*ast.CallExpr{}
+	if s.Decl == nil || s.Decl.Body == nil {
+		return parents
+	}
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if _, m := g.Resolve(call); m != nil && m.Kind == ruleset.KindSend && m.Args != nil && m.Args.Variadic {
+			for _, a := range call.Args[min(m.Args.Param, len(call.Args)):] {
+				if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok {
+					parents[ac] = call
+				}
+			}
+		}
+		return true
+	})
+	return parents
+}
+
+func (g *Engine) setBuilt(site *Site, b built) {
+	site.Command = b.command
+	site.Name = b.command
+	site.Keys, site.Open = b.keys, b.open
+	if cmd := g.rules.Command(b.command); cmd != nil {
+		setFlags(site, cmd)
+	}
+}
+
+// A connState is what the commands sent so far on one connection leave
+// open: the keys WATCHed and the WATCH itself, until EXEC, DISCARD or
+// UNWATCH, and the MULTI/EXEC transaction being queued.
+type connState struct {
+	watched []Group
+	open    bool
+	watch   *Site
+	tx      *Tx
+}
+
+// connSites calls visit with each command that a function sends on a
+// connection variable by a raw or send method, in the order of the
+// function's text, with the state of that connection before the command.
+func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
+	conns := map[*types.Var]*connState{}
+	var parents map[*ast.CallExpr]*ast.CallExpr
+	for _, site := range s.Sites {
+		if site.Method == nil || site.Through ||
+			site.Method.Kind != ruleset.KindRaw && site.Method.Kind != ruleset.KindSend {
+			continue
+		}
+		call := site.Call
+		if site.Method.Kind == ruleset.KindSend && site.Method.Args != nil && site.Method.Args.Variadic {
+			if parents == nil {
+				parents = g.sendParents(s)
+			}
+			if p := parents[call]; p != nil {
+				call = p
+			}
+		}
+		id, ok := ast.Unparen(receiver(call)).(*ast.Ident)
+		if !ok || g.TypeRole(g.info.TypeOf(id)) == "" {
+			continue
+		}
+		v, ok := g.info.ObjectOf(id).(*types.Var)
+		if !ok {
+			continue
+		}
+		c := conns[v]
+		if c == nil {
+			c = &connState{}
+			conns[v] = c
+		}
+		visit(site, c)
+		switch strings.ToUpper(site.Command) {
+		case "WATCH":
+			if c.tx == nil {
+				c.watched = append(c.watched, site.Keys...)
+				c.open = c.open || site.Open
+				c.watch = site
+			}
+		case "UNWATCH":
+			c.watched, c.open, c.watch = nil, false, nil
+		case "MULTI":
+			c.tx = site.Tx
+		case "EXEC", "DISCARD":
+			*c = connState{}
+		}
+	}
+}
+
+// rawTransactions finds the transactions that a function sends one
+// command at a time on one connection: the commands sent by raw and send
+// methods on the same variable from MULTI to EXEC, with the keys WATCHed
+// on it before. Each is a Tx of kind TxMulti opened by the MULTI site,
+// named "MULTI/EXEC transaction", and reported there. Sites are taken in
+// the order of the function's text, which is the order they run in when
+// there is no branch between them.
+func (g *Engine) rawTransactions(s *Func) {
+	g.connSites(s, func(site *Site, c *connState) {
+		switch strings.ToUpper(site.Command) {
+		case "MULTI":
+			if site.Tx == nil {
+				site.Tx = &Tx{Site: site, Kind: TxMulti, Watched: c.watched, WatchedOpen: c.open}
+				site.Name = "MULTI/EXEC transaction"
+				s.Txs = append(s.Txs, site.Tx)
+			}
+		case "WATCH", "UNWATCH", "EXEC", "DISCARD":
+		default:
+			if c.tx != nil {
+				c.tx.Sites = append(c.tx.Sites, site)
+			}
+		}
+	})
+}
+
+// RawWatch returns the raw WATCH that a command sent on a connection
+// follows, on the same connection, with no EXEC, DISCARD or UNWATCH
+// between them, or nil; inMulti is true when the command is queued in a
+// MULTI after it. A read under a WATCH and a write queued after it in
+// MULTI/EXEC are a check-and-set: the write fails if the key changed.
+func (s *Func) RawWatch(site *Site) (watch *Site, inMulti bool) {
+	if s.e == nil {
+		return nil, false
+	}
+	s.e.g.connSites(s, func(x *Site, c *connState) {
+		if x == site {
+			watch, inMulti = c.watch, c.tx != nil
+		}
+	})
+	return watch, inMulti
+}
+
+// keyCountKeys selects the keys of a redigo script call, Script.Do(conn,
+// keysAndArgs...): the first K elements of the variadic parameter, K the
+// key count that the receiver script was made with. open is true when K
+// is not known or the arguments are a slice.
+func (g *Engine) keyCountKeys(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (groups []Group, open bool) {
+	k, ok := g.scriptKeyCount(e, receiver(call))
+	if !ok || call.Ellipsis.IsValid() {
+		return nil, true
+	}
+	for i := sel.Param; i < sel.Param+k; i++ {
+		if i >= len(call.Args) {
+			return groups, true
+		}
+		groups = append(groups, e.keys(call.Args[i]))
+	}
+	return groups, false
+}
+
+// scriptKeyCount returns the key count of the script that x holds: the
+// integer constant argument of the new-script call that made it.
+func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (int, bool) {
+	for depth := 0; depth < maxChain && x != nil; depth++ {
+		switch xx := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			v, ok := g.info.ObjectOf(xx).(*types.Var)
+			if !ok {
+				return 0, false
+			}
+			if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
+				x, e = init, g.pkgEval
+			} else {
+				x = e.setOnce(xx)
+			}
+		case *ast.CallExpr:
+			_, m := g.Resolve(xx)
+			if m == nil || m.Kind != ruleset.KindNewScript {
+				return 0, false
+			}
+			for i, a := range xx.Args {
+				if i == m.Script {
+					continue
+				}
+				if tv := g.info.Types[a]; tv.Value != nil && tv.Value.Kind() == constant.Int {
+					n, ok := constInt(tv.Value)
+					return int(n), ok && n >= 0
+				}
+			}
+			return 0, false
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// keyCountScript fixes the run of a redigo script call: its ARGV are the
+// arguments after the keys, and its client is the argument that is one.
+func (g *Engine) keyCountScript(e *evaluator, call *ast.CallExpr, m *ruleset.Method, run *ScriptRun) {
+	if run == nil || len(m.Keys) != 1 || !m.Keys[0].KeyCount {
+		return
+	}
+	sel := m.Keys[0]
+	for _, a := range call.Args[:min(sel.Param, len(call.Args))] {
+		if g.TypeRole(g.info.TypeOf(a)) != "" {
+			run.Cluster = g.clusterCapable(a)
+		}
+	}
+	k, ok := g.scriptKeyCount(e, receiver(call))
+	run.Args, run.ArgsOpen = nil, true
+	if !ok || call.Ellipsis.IsValid() {
+		return
+	}
+	for i := sel.Param + k; i < len(call.Args); i++ {
+		run.Args = append(run.Args, e.keys(call.Args[i]))
+	}
+	run.ArgsOpen = false
+}
