@@ -199,6 +199,26 @@ func f(ctx context.Context, rdb *redis.Client, q, id string) {
 		},
 	},
 	{
+		// One variable, two transactions in turn: each has its own keys.
+		name: "tx-pipeline-reused-variable",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	p := rdb.TxPipeline()
+	p.Incr(ctx, "a")
+	p.Exec(ctx)
+	p = rdb.TxPipeline()
+	p.Incr(ctx, "b")
+	p.Exec(ctx)
+}`,
+		want: []string{
+			`f: MULTI/EXEC transaction ["a"]`,
+			`f: INCR ["a"] queued @L1`,
+			`f: Exec queued @L1`,
+			`f: MULTI/EXEC transaction ["b"]`,
+			`f: INCR ["b"] queued @L4`,
+			`f: Exec queued @L4`,
+		},
+	},
+	{
 		name: "tx-pipeline-and-plain-pipeline",
 		src: `func f(ctx context.Context, rdb *redis.Client) {
 	p := rdb.TxPipeline()

@@ -493,6 +493,7 @@ func (g *Engine) finish(s *Func) {
 	if s.Decl != nil {
 		s.Assigned = g.assignments(s.Decl.Body)
 	}
+	kept := map[*types.Var][]*Handle{} // the pipelines a variable is set to, in order
 	handleOf := func(call *ast.CallExpr) *Handle {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
@@ -503,6 +504,20 @@ func (g *Engine) finish(s *Func) {
 			return nil
 		}
 		v, _ := g.info.ObjectOf(id).(*types.Var)
+		// A variable set to several pipelines in turn (p = rdb.TxPipeline()
+		// again after an Exec) stands at each call for the last one made
+		// before it.
+		if kept := kept[v]; len(kept) > 1 {
+			var last *Handle
+			for _, h := range kept {
+				if h.Made.Site.Call.Pos() < call.Pos() {
+					last = h
+				}
+			}
+			if last != nil {
+				return last
+			}
+		}
 		return s.Handles[v]
 	}
 	// The *redis.Tx of each Watch function first, then the pipelines in
@@ -534,6 +549,7 @@ func (g *Engine) finish(s *Func) {
 		case tx.Site.Method.Kind == ruleset.KindTxPipeline || tx.Site.Method.Kind == ruleset.KindPipeline:
 			if v := s.Assigned[tx.Site.Call]; v != nil {
 				s.Handles[v] = h
+				kept[v] = append(kept[v], h)
 			}
 		}
 	}

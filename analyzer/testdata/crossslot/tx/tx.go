@@ -114,3 +114,14 @@ func ownTx(ctx context.Context, tx Tx) {
 		return nil
 	})
 }
+
+// One variable holds two transactions in turn: each has its own keys, and
+// neither is cross-slot.
+func txPipelineReused(ctx context.Context, rdb *redis.Client) {
+	p := rdb.TxPipeline()
+	p.Incr(ctx, "stats:hits")
+	p.Exec(ctx)
+	p = rdb.TxPipeline()
+	p.Incr(ctx, "stats:misses")
+	p.Exec(ctx)
+}
