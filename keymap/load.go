@@ -51,16 +51,14 @@ func Load(cfg Config, patterns ...string) (*Map, []string, error) {
 			}
 		}
 	}
-	facts := res.PackageFacts(Analyzer)
 	modules := map[string]bool{}
-	for _, f := range facts {
-		if f.Root && f.Module != "" {
-			modules[f.Module] = true
-		}
+	for _, m := range res.RootModules() {
+		modules[m] = true
 	}
+	mine := func(f driver.PackageFact) bool { return f.Root || f.Module != "" && modules[f.Module] }
 	var parts []*Part
-	for _, f := range facts {
-		if p, ok := f.Fact.(*Part); ok && (f.Root || f.Module != "" && modules[f.Module]) {
+	for _, f := range res.PackageFacts(Analyzer, mine) {
+		if p, ok := f.Fact.(*Part); ok {
 			parts = append(parts, p)
 		}
 	}
