@@ -21,6 +21,22 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// sharedCache is one cache for the tests of this package: packages of the
+// standard library and go-redis analysed by one test are read from it by
+// the next, as they are between runs of slotlint on different modules.
+var sharedCache string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "slotlint-driver-test-")
+	if err != nil {
+		panic(err)
+	}
+	sharedCache = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // checkerRun is the driver that slotlint had before this one, x/tools'
 // checker over go/packages, as singlechecker runs it: every package's
 // syntax and types at once, nothing cached. The tests compare the two.
@@ -109,15 +125,18 @@ func compare(t *testing.T, dir string, env []string, modes []bool, patterns ...s
 		what := fmt.Sprintf("%s (tests %v)", patterns, tests)
 		wantText, wantJSON := checkerRun(t, analyzer.Analyzer, dir, env, tests, patterns...)
 		found = found || len(bytes.TrimSpace(wantText)) > 0
-		cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: tests, CacheDir: t.TempDir()}
+		cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: tests, CacheDir: sharedCache}
 		cold, gotText, gotJSON := driverRun(t, cfg, patterns...)
+		if cold.Analysed == 0 {
+			t.Errorf("%s: the first run read every package from the cache", what)
+		}
 		sameOutput(t, what+", cold", wantText, wantJSON, gotText, gotJSON)
 		if len(cold.Failures) > 0 {
 			t.Errorf("%s: failures: %q", what, cold.Failures)
 		}
 		warm, warmText, warmJSON := driverRun(t, cfg, patterns...)
 		if warm.Analysed != 0 || warm.Cached != cold.Analysed+cold.Cached {
-			t.Errorf("%s: warm run analysed %d packages and read %d from the cache; want 0 and %d", what, warm.Analysed, warm.Cached, cold.Analysed)
+			t.Errorf("%s: warm run analysed %d packages and read %d from the cache; want 0 and %d", what, warm.Analysed, warm.Cached, cold.Analysed+cold.Cached)
 		}
 		if !bytes.Equal(warmText, gotText) || !bytes.Equal(warmJSON, gotJSON) {
 			t.Errorf("%s: the warm run printed\n%s\nthe cold one\n%s", what, warmText, gotText)
@@ -273,15 +292,15 @@ func TestCacheFollowsChanges(t *testing.T) {
 		"app/app.go":     appGo,
 		"other/other.go": otherGo,
 	})
-	cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: true, CacheDir: t.TempDir()}
+	cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: true, CacheDir: sharedCache}
 	cold, coldText, _ := driverRun(t, cfg, "./...")
 	if !strings.Contains(string(coldText), `RENAME keys "tmp:<id>"`) {
 		t.Fatalf("the first run lacks the RENAME finding:\n%s", coldText)
 	}
 	writeFile(t, filepath.Join(dir, "keys", "keys.go"), keysFixedGo)
 	warm, warmText, warmJSON := driverRun(t, cfg, "./...")
-	if warm.Analysed != 2 || warm.Cached != cold.Analysed-2 {
-		t.Errorf("after editing keys.go: %d packages analysed, %d read from the cache; want 2 (keys, app) and %d", warm.Analysed, warm.Cached, cold.Analysed-2)
+	if all := cold.Analysed + cold.Cached; warm.Analysed != 2 || warm.Cached != all-2 {
+		t.Errorf("after editing keys.go: %d packages analysed, %d read from the cache; want 2 (keys, app) and %d", warm.Analysed, warm.Cached, all-2)
 	}
 	fresh := *cfg
 	fresh.CacheDir = ""
@@ -293,6 +312,10 @@ func TestCacheFollowsChanges(t *testing.T) {
 		t.Errorf("the findings did not change with keys.go:\n%s", warmText)
 	}
 	// Entries that do not read are misses, analysed again.
+	own := *cfg
+	own.CacheDir = t.TempDir()
+	cfg = &own
+	driverRun(t, cfg, "./...")
 	entries, err := filepath.Glob(filepath.Join(cfg.CacheDir, "*", "*-slotlint"))
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("no cache entries in %s: %v", cfg.CacheDir, err)
@@ -327,9 +350,10 @@ func TestBrokenPackage(t *testing.T) {
 		"other/other.go":      otherGo,
 		"other/other_test.go": "package other\n\nimport \"testing\"\n\nfunc TestName(t *testing.T) { _ = Name() }\n",
 	})
-	for _, cache := range []string{"", t.TempDir()} {
+	// Without the cache, then twice with it: failures are not cached.
+	for i, cache := range []string{"", sharedCache, sharedCache} {
 		cfg := &Config{Analyzer: analyzer.Analyzer, Dir: dir, Env: env, Tests: true, CacheDir: cache}
-		for range 2 {
+		{
 			res, text, _ := driverRun(t, cfg, "./...")
 			if !strings.Contains(string(text), `RENAME keys "tmp:<id>"`) {
 				t.Errorf("the app package's finding is missing:\n%s", text)
@@ -348,7 +372,9 @@ func TestBrokenPackage(t *testing.T) {
 					t.Errorf("a failure of more than one line: %q", f)
 				}
 			}
-			t.Logf("%q", res.Failures)
+			if i == 2 && res.Analysed != 0 {
+				t.Errorf("the second run with the cache analysed %d packages", res.Analysed)
+			}
 		}
 	}
 }
