@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,7 +21,10 @@ import (
 	"github.com/slotlint/slotlint/analyzer"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // sharedCache is one cache for the tests of this package: packages of the
@@ -375,6 +381,100 @@ func TestBrokenPackage(t *testing.T) {
 			if i == 2 && res.Analysed != 0 {
 				t.Errorf("the second run with the cache analysed %d packages", res.Analysed)
 			}
+		}
+	}
+}
+
+// constFact is the fact that a function returns one constant string.
+type constFact struct{ Value string }
+
+func (*constFact) AFact()           {}
+func (f *constFact) String() string { return "const " + f.Value }
+
+// countFact is the package fact of how many such functions a package has.
+type countFact struct{ N int }
+
+func (*countFact) AFact()           {}
+func (f *countFact) String() string { return fmt.Sprint(f.N) }
+
+// constFunc is an analyzer with object and package facts that requires
+// another analyzer, inspect, and uses its result: the shape the driver
+// must run like x/tools' checker does.
+var constFunc = &analysis.Analyzer{
+	Name:      "constfunc",
+	Doc:       "report calls of functions of other packages that return a constant string",
+	Requires:  []*analysis.Analyzer{inspect.Analyzer},
+	FactTypes: []analysis.Fact{new(constFact), new(countFact)},
+	Run: func(pass *analysis.Pass) (any, error) {
+		in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+		n := 0
+		in.Preorder([]ast.Node{(*ast.FuncDecl)(nil)}, func(node ast.Node) {
+			fd := node.(*ast.FuncDecl)
+			if fd.Body == nil || len(fd.Body.List) != 1 {
+				return
+			}
+			ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+			if !ok || len(ret.Results) != 1 {
+				return
+			}
+			if tv := pass.TypesInfo.Types[ret.Results[0]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+				pass.ExportObjectFact(pass.TypesInfo.Defs[fd.Name], &constFact{constant.StringVal(tv.Value)})
+				n++
+			}
+		})
+		pass.ExportPackageFact(&countFact{n})
+		in.Preorder([]ast.Node{(*ast.CallExpr)(nil), (*ast.ImportSpec)(nil)}, func(node ast.Node) {
+			switch node := node.(type) {
+			case *ast.CallExpr:
+				fn := typeutil.StaticCallee(pass.TypesInfo, node)
+				var f constFact
+				if fn != nil && fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, &f) {
+					pass.Reportf(node.Pos(), "%s.%s returns %q", fn.Pkg().Name(), fn.Name(), f.Value)
+				}
+			case *ast.ImportSpec:
+				if pkg, ok := pass.TypesInfo.Implicits[node].(*types.PkgName); ok {
+					var c countFact
+					if pass.ImportPackageFact(pkg.Imported(), &c) && c.N > 0 {
+						pass.Reportf(node.Pos(), "%s has %d constant functions", pkg.Imported().Path(), c.N)
+					}
+				}
+			}
+		})
+		return nil, nil
+	},
+}
+
+// TestRequiresAndFacts runs an analyzer with object and package facts and
+// a required analyzer through both drivers: the facts cross packages,
+// directly and through another package, from export data and from the
+// cache.
+func TestRequiresAndFacts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":      "module example.com/facts\n\ngo 1.26\n",
+		"a/a.go":      "package a\n\nfunc Name() string { return \"alpha\" }\n\nfunc Other() string { return Name() }\n",
+		"b/b.go":      "package b\n\nimport \"example.com/facts/a\"\n\nfunc Both() string { return \"beta\" }\n\nvar X = a.Name()\n",
+		"c/c.go":      "package c\n\nimport (\n\t\"strings\"\n\n\t\"example.com/facts/a\"\n\t\"example.com/facts/b\"\n)\n\nvar Y = strings.ToUpper(a.Name() + b.Both())\n",
+		"c/c_test.go": "package c\n\nimport (\n\t\"testing\"\n\n\t\"example.com/facts/b\"\n)\n\nfunc TestY(t *testing.T) { _ = b.Both() }\n",
+	} {
+		writeFile(t, filepath.Join(dir, name), text)
+	}
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
+	wantText, wantJSON := checkerRun(t, constFunc, dir, env, true, "./...")
+	for _, want := range []string{`a.Name returns "alpha"`, `b.Both returns "beta"`, `example.com/facts/a has 1 constant functions`} {
+		if !strings.Contains(string(wantText), want) {
+			t.Fatalf("the checker's output lacks %s:\n%s", want, wantText)
+		}
+	}
+	cfg := &Config{Analyzer: constFunc, Dir: dir, Env: env, Tests: true, CacheDir: t.TempDir()}
+	for _, run := range []string{"cold", "warm"} {
+		res, gotText, gotJSON := driverRun(t, cfg, "./...")
+		sameOutput(t, run, wantText, wantJSON, gotText, gotJSON)
+		if run == "warm" && res.Analysed != 0 {
+			t.Errorf("the warm run analysed %d packages", res.Analysed)
 		}
 	}
 }
