@@ -13,7 +13,8 @@
 // package's entry is keyed by its files, its dependencies' keys, the
 // rules, the flags and the slotlint executable, so a rerun with nothing
 // changed only reads the cache. -cache=false bypasses the cache (it
-// neither reads nor writes it); removing the directory clears it.
+// neither reads nor writes it); removing the directory clears it. Entries
+// that no run read for a week are removed, at most once a day.
 // -format=sarif runs the same driver. -fix, -diff, -debug and -trace run
 // x/tools' checker instead, which loads every package at once and caches
 // nothing.

@@ -5,8 +5,11 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -146,19 +149,76 @@ func (d *run) path(n *node) string {
 	return filepath.Join(d.cfg.CacheDir, k[:2], k+"-slotlint")
 }
 
-// cacheGet reads a package's entry into n.entry, and reports whether it
-// could.
+// cacheGet reads a package's entry into n.entry, and returns it, or nil.
 func (d *run) cacheGet(n *node) *entry {
-	data, err := os.ReadFile(d.path(n))
+	path := d.path(n)
+	f, err := os.Open(path)
 	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	data := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
 		return nil
 	}
 	e := new(entry)
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(e); err != nil {
 		return nil
 	}
+	// The entry's modification time is when it was last used, to a day,
+	// for trim.
+	if now := time.Now(); now.Sub(info.ModTime()) > day {
+		os.Chtimes(path, now, now)
+	}
 	n.entry = e
 	return e
+}
+
+// Entries unused for trimAge are removed, at most once every trimEvery,
+// as the go command trims its build cache.
+const (
+	day       = 24 * time.Hour
+	trimAge   = 7 * day
+	trimEvery = day
+)
+
+// trim removes the entries of the cache that no run used for trimAge,
+// and temporary files left by runs that stopped, when it has not done so
+// for trimEvery. Errors are dropped: a cache that is not trimmed only
+// takes room.
+func trim(dir string, now time.Time) {
+	marker := filepath.Join(dir, "trim.txt")
+	if info, err := os.Stat(marker); err == nil && now.Sub(info.ModTime()) < trimEvery {
+		return
+	}
+	subdirs, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, sub := range subdirs {
+		if !sub.IsDir() || len(sub.Name()) != 2 {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(dir, sub.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			info, err := f.Info()
+			if err != nil {
+				continue
+			}
+			age := now.Sub(info.ModTime())
+			if strings.HasSuffix(f.Name(), "-slotlint") && age > trimAge || strings.HasPrefix(f.Name(), ".tmp-") && age > time.Hour {
+				os.Remove(filepath.Join(dir, sub.Name(), f.Name()))
+			}
+		}
+	}
+	os.WriteFile(marker, []byte(now.UTC().Format(time.RFC3339)+"\n"), 0o666)
 }
 
 // cachePut stores an entry, in a temporary file renamed into place, so

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -140,6 +141,9 @@ func Run(cfg *Config, patterns ...string) (*Result, error) {
 		return nil, err
 	}
 	d.analyse()
+	if cfg.CacheDir != "" {
+		trim(cfg.CacheDir, time.Now())
+	}
 
 	res := &Result{Fset: token.NewFileSet(), Analysed: int(d.analysed.Load()), Cached: int(d.cached.Load()), run: d}
 	for _, n := range d.order {

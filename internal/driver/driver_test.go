@@ -477,4 +477,30 @@ func TestRequiresAndFacts(t *testing.T) {
 			t.Errorf("the warm run analysed %d packages", res.Analysed)
 		}
 	}
+
+	// Trimming: entries unused for a week go, the ones a run reads stay.
+	entries, _ := filepath.Glob(filepath.Join(cfg.CacheDir, "*", "*-slotlint"))
+	if len(entries) == 0 {
+		t.Fatal("no cache entries")
+	}
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	unused := filepath.Join(cfg.CacheDir, "00", strings.Repeat("0", 64)+"-slotlint")
+	writeFile(t, unused, "an entry of a package no longer analysed")
+	for _, e := range append(entries, unused) {
+		if err := os.Chtimes(e, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(filepath.Join(cfg.CacheDir, "trim.txt"))
+	if res, _, _ := driverRun(t, cfg, "./..."); res.Analysed != 0 {
+		t.Errorf("with week-old entries, %d packages analysed", res.Analysed)
+	}
+	if _, err := os.Stat(unused); !os.IsNotExist(err) {
+		t.Errorf("the unused week-old entry is still there: %v", err)
+	}
+	for _, e := range entries {
+		if _, err := os.Stat(e); err != nil {
+			t.Errorf("an entry that the run read is gone: %v", err)
+		}
+	}
 }
