@@ -248,6 +248,9 @@ func (a *atomicity) watched(w *watchTx) ([]keyspace.Key, bool) {
 // not Equal to is taken to be another key. A variable set in a loop, such
 // as a range variable, holds many.
 func (a *atomicity) fixed(k keyspace.Key) bool {
+	if keyflow.PassedOn(k) {
+		return false
+	}
 	for _, p := range k.Parts {
 		if p.Unknown && p.ID == "" {
 			return false
@@ -405,6 +408,22 @@ func (a *atomicity) checkWritesInWatch() {
 		call := ws.op.call
 		what := a.show(ws.op)
 		const fix = "it is not undone when EXEC fails, and each retry writes again%s; queue it in tx.TxPipelined"
+		if !execs(w) {
+			// No EXEC runs: nothing can fail, and WATCH guards nothing.
+			const noExec = "the function queues no MULTI/EXEC: WATCH guards nothing and each retry writes again; queue it in tx.TxPipelined"
+			switch {
+			case inWatch(h, w) && h.Kind == keyflow.HandleTx:
+				a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
+					"%s runs at once on the *redis.Tx of %s, and "+noExec, what, a.showWatch(w))
+			case inWatch(h, w):
+				a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
+					"%s is sent in a plain pipeline inside the function of %s, and "+noExec, what, a.showWatch(w))
+			case a.keyIn(ws.op, watchedOf[w]) || a.keyIn(ws.op, txKeys()):
+				a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
+					"%s is sent on %s inside the function of %s, and "+noExec, what, a.receiver(call), a.showWatch(w))
+			}
+			continue
+		}
 		switch {
 		case inWatch(h, w) && h.Kind == keyflow.HandleTx:
 			a.report(call.Pos(), call.End(), checks.TxWriteOutsideMulti,
@@ -523,6 +542,9 @@ next:
 func (a *atomicity) checkLostUpdates() {
 	for _, ws := range a.writes {
 		if ws.region != nil {
+			continue
+		}
+		if !replaces(a.c.rules, ws.op.name) {
 			continue
 		}
 		for _, r := range ws.value {

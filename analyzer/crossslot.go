@@ -52,7 +52,7 @@ func crossSlot(site *keyflow.Site) []diag {
 // function's parameters are carried to its callers instead.
 func keysDiag(site *keyflow.Site) (diag, bool) {
 	col := site.Col
-	if site.Chosen == nil || col.Verdict == keyspace.Same || site.Carried {
+	if site.Chosen == nil || col.Verdict == keyspace.Same || site.Carried || site.SplitAlone {
 		return diag{}, false
 	}
 	call := site.Call

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -23,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -55,6 +56,21 @@ type Engine struct {
 	// initNames names the variables that package-level calls initialize.
 	initNames map[*ast.CallExpr]string
 	scripts   scripts
+	// mvals maps local variables set once to a method value to it; nil
+	// until methodValues scans the package.
+	mvals map[*types.Var]*ast.SelectorExpr
+	// written marks variables whose elements are assigned; nil until
+	// indexWritten scans the package.
+	written map[*types.Var]bool
+	// fields are the writes of the package's string fields, fieldVals
+	// their keys, writerEvals the evaluators of the functions that write
+	// them; nil until fieldKeys scans the package.
+	fields      map[*types.Var][]fieldWrite
+	fieldVals   map[*types.Var][]keyspace.Key
+	writerEvals map[*ast.FuncDecl]*evaluator
+	// embeds are the //go:embed directives of package-level variables;
+	// nil until embedded scans the package.
+	embeds map[*types.Var]embedDirective
 	// sends is false in packages that cannot reach a client library: there
 	// only the keys that functions return and variables hold are followed,
 	// for importers.
@@ -238,6 +254,10 @@ func (g *Engine) initializers() *Func {
 func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
 	if fn == nil {
+		// move := rdb.LMove; move(...)
+		fn, _ = g.methodValue(call)
+	}
+	if fn == nil {
 		return nil, nil
 	}
 	fn = fn.Origin()
@@ -255,6 +275,9 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	}
 	if w := g.rules.Wrapper(fn.FullName()); w != nil {
 		return fn, w.Method
+	}
+	if m, rm := g.byShape(fn); rm != nil {
+		return m, rm
 	}
 	return fn, nil
 }

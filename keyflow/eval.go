@@ -64,6 +64,9 @@ type def struct {
 	pos    token.Pos
 	inLoop bool
 	add    bool // v += rhs
+	// rng is the slice, array or map that a range statement's value
+	// variable takes its values from.
+	rng ast.Expr
 }
 
 type appendDef struct {
@@ -128,10 +131,14 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 			}
 			return false
 		case *ast.RangeStmt:
-			for _, x := range []ast.Expr{n.Key, n.Value} {
+			for i, x := range []ast.Expr{n.Key, n.Value} {
 				if id, ok := x.(*ast.Ident); ok {
 					if v := e.localVar(id); v != nil {
-						e.defs[v] = append(e.defs[v], def{pos: id.Pos(), inLoop: true})
+						d := def{pos: id.Pos(), inLoop: true}
+						if i == 1 && n.Tok == token.DEFINE && rangesOverElems(info.TypeOf(n.X)) {
+							d.rng = n.X
+						}
+						e.defs[v] = append(e.defs[v], d)
 					}
 				}
 			}
@@ -263,8 +270,88 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		return e.call(x)
 	case *ast.StarExpr:
 		return e.keys(x.X)
+	case *ast.IndexExpr:
+		if alts, ok := e.index(x); ok {
+			return alts
+		}
 	}
 	return []Value{e.opaque(x)}
+}
+
+// rangesOverElems reports whether a range over a value of type t gives
+// its elements as values: a slice, an array (or a pointer to one), a map.
+func rangesOverElems(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}
+
+// index evaluates m["name"] of a map with constant entries, and s[i] of a
+// slice or array whose elements are known, i a constant.
+func (e *evaluator) index(x *ast.IndexExpr) ([]Value, bool) {
+	info := e.g.info
+	iv := info.Types[x.Index].Value
+	if iv == nil {
+		return nil, false
+	}
+	if _, ok := info.TypeOf(x.X).Underlying().(*types.Map); !ok {
+		i, ok := constInt(iv)
+		if !ok {
+			return nil, false
+		}
+		sl := e.slice(x.X)
+		if sl.open || hasMany(sl.elems) || i < 0 || i >= int64(len(sl.elems)) {
+			return nil, false
+		}
+		return sl.elems[i].alts, true
+	}
+	lit, ev := e.compositeOf(x.X)
+	if lit == nil {
+		return nil, false
+	}
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if kval := info.Types[kv.Key].Value; kval != nil && constant.Compare(kval, token.EQL, iv) {
+			return ev.keys(kv.Value), true
+		}
+	}
+	return nil, false
+}
+
+// compositeOf returns the composite literal that a map variable is set to
+// once, package-level or local, and the evaluator of its values.
+func (e *evaluator) compositeOf(x ast.Expr) (*ast.CompositeLit, *evaluator) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := e.g.info.ObjectOf(id).(*types.Var)
+	if !ok || e.g.indexWritten()[v] {
+		return nil, nil
+	}
+	var init ast.Expr
+	ev := e
+	if v.Parent() == v.Pkg().Scope() {
+		if v.Pkg() != e.g.pkg {
+			return nil, nil
+		}
+		init, ev = e.g.pkgVars[v], e.g.pkgEval
+	} else {
+		init = e.setOnce(id)
+	}
+	lit, _ := ast.Unparen(init).(*ast.CompositeLit)
+	return lit, ev
 }
 
 // constString returns a constant's value as Go prints it into a key.
@@ -337,6 +424,15 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	defer delete(e.busy, v)
 	for _, d := range defs {
 		switch {
+		case d.rng != nil:
+			// for _, k := range []string{a, b}: each element in turn.
+			sl := e.slice(d.rng)
+			if sl.open || len(sl.elems) == 0 {
+				return e.varying(v, self)
+			}
+			for _, el := range sl.elems {
+				out = append(out, el.alts...)
+			}
 		case d.rhs == nil:
 			return e.varying(v, self)
 		case d.add:
@@ -443,6 +539,12 @@ func identify(alts []Value, id, name string) []Value {
 // x has one (a parameter, a receiver, a variable).
 func (e *evaluator) field(x *ast.SelectorExpr) []Value {
 	base := e.identity(x.X)
+	if v, ok := e.g.info.Selections[x].Obj().(*types.Var); ok {
+		// What the struct's constructors and setters put in the field.
+		if alts := e.g.fieldValues(v, base, x); alts != nil {
+			return alts
+		}
+	}
 	name := exprName(x)
 	if base == "" {
 		return []Value{e.opaque(x)}
@@ -710,7 +812,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 			return slice{}
 		}
 		v, ok := info.ObjectOf(x).(*types.Var)
-		if !ok || e.busy[v] {
+		if !ok || e.busy[v] || e.g.indexWritten()[v] {
 			return slice{open: true}
 		}
 		if _, isParam := e.params[v]; isParam {
@@ -769,4 +871,43 @@ func constInt(v constant.Value) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(v)
+}
+
+// indexWritten returns the variables whose elements are assigned, m[k] = v
+// or s[i] = v, or whose address is taken: their literal is not all they
+// hold.
+func (g *Engine) indexWritten() map[*types.Var]bool {
+	if g.written != nil {
+		return g.written
+	}
+	g.written = map[*types.Var]bool{}
+	mark := func(x ast.Expr) {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+				g.written[v] = true
+			}
+		}
+	}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
+						mark(ix.X)
+					}
+				}
+			case *ast.CallExpr:
+				if isBuiltin(g.info, n.Fun, "delete") && len(n.Args) > 0 {
+					mark(n.Args[0])
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			}
+			return true
+		})
+	}
+	return g.written
 }

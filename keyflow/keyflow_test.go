@@ -115,7 +115,7 @@ func f(ctx context.Context, rdb *redis.Client, q string) {
 }`,
 		want: []string{
 			`f: DEL ["a"] ["b"] ["c"]`,
-			`f: DEL open`,
+			`f: DEL ["<more...>"] carried`,
 			`f: EVAL ["{s}:1"] ["{s}:2"] script "return 1" keys 2 args 1`,
 		},
 	},

@@ -46,6 +46,193 @@ func (u universal) merge(ctx context.Context, a string) {
 }`,
 		want: []string{`f: SINTERSTORE ["tags:{<post>}:common"] ["tags:{<post>}"] ["tags:{<post>}:global"]`},
 	},
+	{
+		// hyman-m/redis-tools, Syncano/orion: a project's interface over
+		// go-redis whose methods have go-redis's names and signatures is
+		// go-redis: its calls send their commands.
+		name: "rw-project-interface",
+		src: `type store interface {
+	Del(ctx context.Context, keys ...string) *redis.IntCmd
+	Rename(ctx context.Context, key, newkey string) *redis.StatusCmd
+	TxPipeline() redis.Pipeliner
+	Get(ctx context.Context, key string) string
+}
+
+func f(ctx context.Context, s store, id string) {
+	s.Del(ctx, "lock:"+id, "owner:"+id)
+	s.Rename(ctx, "tmp:{"+id+"}", "{"+id+"}")
+	p := s.TxPipeline()
+	p.Incr(ctx, "hits:"+id)
+	p.Exec(ctx)
+	s.Get(ctx, "x")
+}`,
+		// Get returns a string, not go-redis's *StringCmd: another shape,
+		// not go-redis's method.
+		want: []string{
+			`f: DEL ["lock:<id>"] ["owner:<id>"]`,
+			`f: RENAME ["tmp:{<id>}"] ["{<id>}"]`,
+			`f: MULTI/EXEC transaction ["hits:<id>"]`,
+			`f: INCR ["hits:<id>"] queued @L3`,
+			`f: Exec queued @L3`,
+		},
+	},
+	{
+		// RichardKnop/machinery: a method value kept in a variable is the
+		// method; one assigned twice is not followed.
+		name: "rw-method-value",
+		src: `func f(ctx context.Context, rdb *redis.Client, q string) {
+	move := rdb.LMove
+	move(ctx, "jobs:{"+q+"}:failed", "jobs:{"+q+"}:ready", "LEFT", "RIGHT")
+	del := rdb.Del
+	del = rdb.Unlink
+	del(ctx, "a", "b")
+}`,
+		want: []string{`f: LMOVE ["jobs:{<q>}:failed"] ["jobs:{<q>}:ready"]`},
+	},
+	{
+		// hibiken/asynq (internal/rdb): helpers handed the pipeline of a
+		// TxPipelined, or the *redis.Tx of a Watch, queue commands that
+		// belong to the caller's transaction. reserve's DECR is queued in
+		// its own MULTI/EXEC on that *redis.Tx; at f it counts among the
+		// Watch transaction's keys, and is shown on the handle passed.
+		name: "rw-tx-helpers",
+		src: `func addEvent(ctx context.Context, p redis.Pipeliner, id string) {
+	p.HSet(ctx, "task:"+id, "state", "pending")
+}
+
+func reserve(ctx context.Context, tx *redis.Tx, sku string) {
+	tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Decr(ctx, "stock:"+sku)
+		return nil
+	})
+}
+
+func f(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		addEvent(ctx, p, id)
+		p.LPush(ctx, "queue:default", id)
+		return nil
+	})
+	rdb.Watch(ctx, func(tx *redis.Tx) error {
+		reserve(ctx, tx, id)
+		return nil
+	}, "stock:"+id)
+}`,
+		want: []string{
+			`addEvent: HSET ["task:<id>"]`,
+			`reserve: MULTI/EXEC transaction on-tx`,
+			`reserve: DECR ["stock:<sku>"] queued @L1`,
+			`f: MULTI/EXEC transaction ["task:<id>"] ["queue:default"]`,
+			`f: HSET (through addEvent at p.go:19) ["task:<id>"] queued @L1`,
+			`f: LPUSH ["queue:default"] queued @L1`,
+			`f: WATCH transaction ["stock:<id>"] ["stock:<id>"]`,
+			`f: DECR (through reserve at p.go:24) ["stock:<id>"] on tx @L6`,
+		},
+	},
+	{
+		// hibiken/asynq (ForwardIfReady), gocraft/work: a range over a
+		// literal, an array and a map with constant entries gives each
+		// element in turn; a map entry by a constant name is that entry; a
+		// slice whose elements are assigned is not taken for its literal.
+		name: "rw-collections",
+		src: `var queues = map[string]string{"high": "jobs:high", "low": "jobs:low"}
+
+func forward(ctx context.Context, rdb *redis.Client, src, dst string) {
+	rdb.LMove(ctx, src, dst, "LEFT", "RIGHT")
+}
+
+func f(ctx context.Context, rdb *redis.Client, q string) {
+	for _, k := range []string{"asynq:{" + q + "}:scheduled", "asynq:{" + q + "}:retry"} {
+		forward(ctx, rdb, k, "asynq:{"+q+"}:pending")
+	}
+	srcs := [2]string{"mail:high", "mail:low"}
+	for _, s := range srcs {
+		rdb.LMove(ctx, s, "mail:sending", "LEFT", "RIGHT")
+	}
+	for _, name := range queues {
+		rdb.Del(ctx, name)
+	}
+	rdb.RPopLPush(ctx, queues["low"], queues["high"])
+	keys := []string{"a", "b"}
+	keys[1] = q
+	rdb.Del(ctx, keys...)
+}`,
+		want: []string{
+			`forward: LMOVE ["<src>"] ["<dst>"] carried`,
+			`f: LMOVE (through forward at p.go:21) ["asynq:{<q>}:scheduled"|"asynq:{<q>}:retry"] ["asynq:{<q>}:pending"]`,
+			`f: LMOVE ["mail:high"|"mail:low"] ["mail:sending"]`,
+			`f: DEL ["jobs:high"|"jobs:low"]`,
+			`f: RPOPLPUSH ["jobs:low"] ["jobs:high"]`,
+			`f: DEL open`,
+		},
+	},
+	{
+		// rbcervilla/redisstore, adjust/rmq: keys kept in struct fields,
+		// set by a constructor's composite literal, by a New function's
+		// assignments, and by a setter. Fields built from one argument
+		// share its identity; a field with two writers holds both values.
+		name: "rw-constructor-fields",
+		src: `type Cart struct {
+	rdb          *redis.Client
+	items, total string
+	dst          string
+}
+
+func NewCart(rdb *redis.Client, uid string) *Cart {
+	c := &Cart{rdb: rdb, items: "cart:{" + uid + "}:items"}
+	c.total = "cart:{" + uid + "}:total"
+	c.dst = "out:{" + uid + "}"
+	return c
+}
+
+func (c *Cart) Redirect(name string) { c.dst = "dead:" + name }
+
+func (c *Cart) Add(ctx context.Context) {
+	c.rdb.RPopLPush(ctx, c.items, c.total)
+	c.rdb.RPopLPush(ctx, c.items, c.dst)
+}`,
+		want: []string{
+			`Add: RPOPLPUSH ["cart:{<uid>}:items"] ["cart:{<uid>}:total"]`,
+			`Add: RPOPLPUSH ["cart:{<uid>}:items"] ["out:{<uid>}"|"dead:<name>"]`,
+		},
+	},
+	{
+		// go-redis/cache (Delete), hibiken/asynq (runScript): key lists
+		// and scripts passed on by wrappers are the callers', checked at
+		// each call with its own keys and script.
+		name: "rw-passed-on",
+		src: `const touch = "return redis.call('INCR', KEYS[1])"
+
+func del(ctx context.Context, rdb *redis.Client, keys ...string) {
+	rdb.Del(ctx, keys...)
+}
+
+func run(ctx context.Context, rdb *redis.Client, s *redis.Script, keys []string) {
+	s.Run(ctx, rdb, keys)
+}
+
+func eval(ctx context.Context, rdb *redis.Client, src string, keys []string) {
+	rdb.Eval(ctx, src, keys)
+}
+
+func f(ctx context.Context, rdb *redis.Client, a string) {
+	del(ctx, rdb, "cache:"+a, "cache:{"+a+"}")
+	ks := []string{"x:{" + a + "}", "y:{" + a + "}"}
+	del(ctx, rdb, ks...)
+	run(ctx, rdb, redis.NewScript(touch), []string{"audit:" + a})
+	eval(ctx, rdb, touch, []string{"hits:" + a})
+}`,
+		want: []string{
+			`del: DEL ["<keys...>"] carried`,
+			`run: EVALSHA ["<keys...>"] carried`,
+			`eval: EVAL ["<keys...>"] carried`,
+			`f: DEL (through del at p.go:21) ["cache:<a>"] ["cache:{<a>}"]`,
+			`f: DEL (through del at p.go:21) ["x:{<a>}"] ["y:{<a>}"]`,
+			`f: EVALSHA (through run at p.go:25) ["audit:<a>"] script "return redis.call('INCR', KEYS[1])" keys 1 args 0`,
+			`f: NewScript`,
+			`f: EVAL (through eval at p.go:29) ["hits:<a>"] script "return redis.call('INCR', KEYS[1])" keys 1 args 0`,
+		},
+	},
 }
 
 func init() { engineCases = append(engineCases, realworldCases...) }

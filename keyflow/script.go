@@ -75,6 +75,14 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 	}
 	switch x := x.(type) {
 	case *ast.CallExpr:
+		// string(src), of a []byte
+		if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+			return g.scriptOf(e, x.Args[0], name)
+		}
+		// fsys.ReadFile("x.lua"), fs.ReadFile(fsys, "x.lua") of an embed.FS
+		if src, ok := g.embeddedRead(x); ok {
+			return ScriptRef{Name: name, Src: src, Pos: x.Pos()}, true
+		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
 		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
 			switch {
@@ -100,6 +108,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
 			return g.scriptOf(g.pkgEval, init, x.Name)
 		}
+		// //go:embed x.lua into a string or a []byte
+		if src, ok := g.embeddedFile(v); ok {
+			return ScriptRef{Name: x.Name, Src: src, Pos: v.Pos()}, true
+		}
 		if rhs := e.setOnce(x); rhs != nil {
 			return g.scriptOf(e, rhs, x.Name)
 		}
@@ -111,6 +123,22 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			}
 		}
 		return g.scriptOf(e, x.Sel, x.Sel.Name)
+	case *ast.IndexExpr:
+		// scripts["name"] of a map with constant entries
+		if e == nil {
+			e = g.pkgEval
+		}
+		if iv := info.Types[x.Index].Value; iv != nil {
+			if lit, ev := e.compositeOf(x.X); lit != nil {
+				for _, el := range lit.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if kval := info.Types[kv.Key].Value; kval != nil && constant.Compare(kval, token.EQL, iv) {
+							return g.scriptOf(ev, kv.Value, name)
+						}
+					}
+				}
+			}
+		}
 	}
 	return ScriptRef{}, false
 }

@@ -62,6 +62,18 @@ type Site struct {
 	Handle *Handle
 	// Through is true for a command sent by a wrapper that the call calls.
 	Through bool
+	// scriptParam is 1 + the index of the function's parameter that holds
+	// the script a call runs, when the caller chooses it; 0 otherwise.
+	scriptParam int
+	// Queued is true for a command that a function the call calls sends on
+	// the pipeline or transaction passed to it as onArg: it belongs to the
+	// transaction of that handle.
+	Queued bool
+	onArg  ast.Expr
+	// SplitAlone is true for a command that the client splits by slot
+	// when it is sent alone (MGET, DEL on go-redis's ClusterClient since
+	// v9.18): its keys need not share a slot.
+	SplitAlone bool
 
 	// Col is the colocation verdict over Keys and PatternKeys, and Chosen
 	// the keys that have it (when there are two groups or more).
@@ -155,13 +167,17 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
 		site.PatternKeys, site.BadPatterns = g.patternKeys(e, call, m)
 		site.DB, site.DBNum = g.dbArg(call, m)
+		site.SplitAlone = g.splitAlone(call, fn, m)
 		g.commandFlags(site, call, m)
 		if m.Kind == ruleset.KindFunction {
-			site.Script = g.functionRun(e, call, m, site.Keys, site.Open)
+			site.Script = g.functionRun(e, call, m, site.Keys, site.Open || hasSpread(site.Keys))
 		}
 	case ruleset.KindScript, ruleset.KindScriptSHA:
 		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
-		site.Script = g.scriptRun(e, call, m, site.Keys, site.Open)
+		site.Script = g.scriptRun(e, call, m, site.Keys, site.Open || hasSpread(site.Keys))
+		if site.Script == nil {
+			site.scriptParam = g.scriptParamOf(e, call, m)
+		}
 	case ruleset.KindNewScript, ruleset.KindScriptLoad:
 		if m.Script >= 0 && m.Script < len(call.Args) {
 			if ref, ok := g.scriptOf(e, call.Args[m.Script], g.initName(call)); ok {
@@ -310,6 +326,10 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
 				groups = append(groups, e.keys(args[i]))
 			}
+		case (sel.Variadic || sel.Slice) && !sel.Half && sel.Step <= 1 && e.spreadParam(arg) != "":
+			// keys ...string or keys []string of the function, passed on:
+			// its callers' keys.
+			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
 			sl := e.slice(arg)
 			open = open || sl.open
@@ -441,8 +461,29 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 		wrapped = f.Calls
 	}
 	for _, w := range wrapped {
-		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true,
+		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
 			Name: fmt.Sprintf("%s (through %s at %s)", w.Command, fn.Name(), w.Where)}
+		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0) {
+			g.addPassedOn(s, site, call, fn, w)
+			continue
+		}
+		if w.On > 0 {
+			if w.On-1 >= len(call.Args) {
+				continue
+			}
+			site.Queued, site.onArg, site.Open = true, call.Args[w.On-1], w.Open
+			for _, alts := range w.Groups {
+				var grp Group
+				for _, k := range alts {
+					for _, sk := range g.substitute(s.e, call, k) {
+						grp = append(grp, Value{sk, call.Pos()})
+					}
+				}
+				site.Keys = append(site.Keys, grp)
+			}
+			s.Sites = append(s.Sites, site)
+			continue
+		}
 		for _, k := range w.Keys {
 			var grp Group
 			for _, sk := range g.substitute(s.e, call, k) {
@@ -554,10 +595,14 @@ func (g *Engine) finish(s *Func) {
 		}
 	}
 	for _, site := range s.Sites {
-		if site.Through {
+		switch {
+		case site.Queued:
+			site.Handle = g.handleOfExpr(s, site.onArg)
+		case site.Through:
 			continue
+		default:
+			site.Handle = handleOf(site.Call)
 		}
-		site.Handle = handleOf(site.Call)
 		for h := site.Handle; h != nil; h = h.From {
 			h.Made.Sites = append(h.Made.Sites, site)
 		}
@@ -590,8 +635,11 @@ func (g *Engine) finish(s *Func) {
 		tx.Site.Keys = keys
 	}
 	for _, site := range s.Sites {
-		g.verdict(s, site)
+		if !site.Queued {
+			g.verdict(s, site)
+		}
 	}
+	g.carryQueued(s)
 }
 
 // verdict sets a site's colocation verdict, and carries to the function's
@@ -599,6 +647,24 @@ func (g *Engine) finish(s *Func) {
 // parameter passed on as it is.
 func (g *Engine) verdict(s *Func, site *Site) {
 	groups := site.AllKeys()
+	if site.scriptParam > 0 || hasSpread(groups) {
+		// The callers give the keys, or the script: they are checked.
+		site.Carried = true
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open}
+		if site.Method != nil {
+			w.ReadOnly = g.readOnlyCommand(site.Method.Command)
+			w.Cluster = g.clusterCapable(receiver(site.Call))
+		}
+		for _, grp := range site.Keys {
+			var alts []keyspace.Key
+			for _, v := range grp {
+				alts = append(alts, v.Key)
+			}
+			w.Groups = append(w.Groups, alts)
+		}
+		s.Carried = append(s.Carried, w)
+		return
+	}
 	if len(groups) < 2 {
 		return
 	}
@@ -607,7 +673,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		return
 	}
 	site.Carried = true
-	w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos()}
+	w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone}
 	for _, k := range site.Chosen {
 		w.Keys = append(w.Keys, k.Key)
 	}

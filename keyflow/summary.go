@@ -63,7 +63,20 @@ func (f *KeyWrapper) String() string {
 		for j, k := range c.Keys {
 			keys[j] = strconv.Quote(k.String())
 		}
+		for _, g := range c.Groups {
+			alts := make([]string, len(g))
+			for j, k := range g {
+				alts[j] = strconv.Quote(k.String())
+			}
+			keys = append(keys, strings.Join(alts, "|"))
+		}
 		s[i] = c.Command + " " + strings.Join(keys, " ")
+		if c.Script > 0 {
+			s[i] += " script $" + strconv.Itoa(c.Script-1)
+		}
+		if c.On > 0 {
+			s[i] += " on $" + strconv.Itoa(c.On-1)
+		}
 	}
 	return "keyWrapper(" + strings.Join(s, "; ") + ")"
 }
@@ -75,6 +88,23 @@ type WrappedCall struct {
 	Keys    []keyspace.Key
 	Where   string // the call's position, for messages
 	Pos     token.Pos
+	// Split is true for a command that the client splits by slot when it
+	// is sent alone (Site.SplitAlone).
+	Split bool
+	// On is 1 + the index of the parameter of a pipeline or transaction
+	// type that the command is sent on, for a command that belongs to the
+	// transaction of whatever the caller passes there; 0 otherwise. Such a
+	// call has all its keys in Groups, with their alternatives, and Open
+	// when it has keys that cannot be seen; it is not checked on its own
+	// at the caller, only as part of the transaction.
+	On     int
+	Groups [][]keyspace.Key
+	Open   bool
+	// Script is 1 + the index of the parameter that holds the script the
+	// command runs, when the caller chooses it; ReadOnly and Cluster say
+	// how it is run (ScriptRun).
+	Script            int
+	ReadOnly, Cluster bool
 }
 
 // A Func is the model of one function declaration, or of the package-level
@@ -358,6 +388,7 @@ func (g *Engine) ExportFacts() {
 			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: s.Carried})
 		}
 	}
+	g.exportFields()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue

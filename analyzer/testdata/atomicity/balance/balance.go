@@ -103,7 +103,7 @@ func withdrawAtOnce(ctx context.Context, rdb *redis.Client, amount int) error {
 		if bal < amount {
 			return ErrInsufficient
 		}
-		return tx.Set(ctx, "balance:1", bal-amount, 0).Err() // want `SET "balance:1" runs at once on the \*redis.Tx of Watch on "balance:1", outside MULTI/EXEC: it is not undone when EXEC fails, and each retry writes again; it changes a watched key, so EXEC always fails; queue it in tx.TxPipelined`
+		return tx.Set(ctx, "balance:1", bal-amount, 0).Err() // want `SET "balance:1" runs at once on the \*redis.Tx of Watch on "balance:1", and the function queues no MULTI/EXEC: WATCH guards nothing and each retry writes again; queue it in tx.TxPipelined`
 	}, "balance:1")
 }
 
@@ -114,10 +114,10 @@ func withdrawOnClient(ctx context.Context, rdb *redis.Client, amount int) error 
 		if err != nil {
 			return err
 		}
-		rdb.Set(ctx, "balance:1", bal-amount, 0) // want `SET "balance:1" is sent on rdb inside the function of Watch on "balance:1", outside its MULTI/EXEC: it is not undone when EXEC fails, and each retry writes again; it changes a watched key, so EXEC always fails; queue it in tx.TxPipelined`
+		rdb.Set(ctx, "balance:1", bal-amount, 0) // want `SET "balance:1" is sent on rdb inside the function of Watch on "balance:1", and the function queues no MULTI/EXEC: WATCH guards nothing and each retry writes again; queue it in tx.TxPipelined`
 		rdb.Incr(ctx, "metrics:withdraw:attempts")
 		_, err = tx.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-			pipe.Incr(ctx, "{balance:1}:withdrawals") // want `INCR "\{balance:1\}:withdrawals" is sent in a plain pipeline inside the function of Watch on "balance:1", outside MULTI/EXEC: it is not undone when EXEC fails, and each retry writes again; queue it in tx.TxPipelined`
+			pipe.Incr(ctx, "{balance:1}:withdrawals") // want `INCR "\{balance:1\}:withdrawals" is sent in a plain pipeline inside the function of Watch on "balance:1", and the function queues no MULTI/EXEC: WATCH guards nothing and each retry writes again; queue it in tx.TxPipelined`
 			return nil
 		})
 		return err

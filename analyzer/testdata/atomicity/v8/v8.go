@@ -23,7 +23,7 @@ func addTx(ctx context.Context, rdb *redis.Client, n int) error {
 			if err != nil {
 				return err
 			}
-			tx.Set(ctx, "points", cur+n, 0) // want `SET "points" runs at once on the \*redis.Tx of Watch on "points", outside MULTI/EXEC`
+			tx.Set(ctx, "points", cur+n, 0) // want `SET "points" runs at once on the \*redis.Tx of Watch on "points", and the function queues no MULTI/EXEC`
 			return nil
 		}, "points")
 		if !errors.Is(err, redis.TxFailedErr) {

@@ -10,8 +10,9 @@ import (
 
 // B is the shape of asynq's RDB and of RichardKnop/machinery's redis
 // backend: a struct holding the client, with small helpers that every
-// method goes through.
-type B struct{ rdb redis.UniversalClient }
+// method goes through. Its client is a *redis.Client (as
+// redis.NewFailoverClient returns), which splits no command.
+type B struct{ rdb *redis.Client }
 
 // run runs a script chosen by the caller with the caller's keys, as asynq's
 // RDB.runScript does.

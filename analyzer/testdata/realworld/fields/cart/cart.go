@@ -38,9 +38,9 @@ type Session struct {
 	data string
 	seen string
 	// Index is exported: other packages read it, through a fact.
-	Index string
+	Index string // want Index:`keyField\("sessions:index"\)`
 	// Data is exported and shares the user's hashtag.
-	Data string
+	Data string // want Data:`keyField\("sess:\{<uid>\}:data"\)`
 }
 
 func NewSession(rdb *redis.ClusterClient, uid string) *Session {

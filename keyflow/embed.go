@@ -1,0 +1,171 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Projects keep their Lua in files next to the Go code and embed them:
+//
+//	//go:embed lua/release.lua
+//	var releaseSrc string          // or []byte
+//
+//	//go:embed lua/*.lua
+//	var scriptsFS embed.FS         // read with scriptsFS.ReadFile(name) or fs.ReadFile
+//
+// The compiler reads those files when it builds the package, so they are as
+// much the program's source as its Go files. An analysis pass cannot read
+// them through Pass.ReadFile, which serves the package's Go and other
+// files only; the engine reads them itself, relative to the directory of
+// the Go file that embeds them, as the compiler does. A file that cannot
+// be read leaves the script unknown, as a source built at run time would.
+
+// embedded returns the patterns of the //go:embed directive of a
+// package-level variable of the package, and the directory of its file.
+func (g *Engine) embedded(v *types.Var) (patterns []string, dir string, ok bool) {
+	if v.Pkg() != g.pkg || v.Parent() != g.pkg.Scope() {
+		return nil, "", false
+	}
+	if g.embeds == nil {
+		g.embeds = map[*types.Var]embedDirective{}
+		for _, f := range g.files {
+			dir := filepath.Dir(g.fset.File(f.FileStart).Name())
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					vs := spec.(*ast.ValueSpec)
+					doc := vs.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					pats := embedPatterns(doc)
+					if len(pats) == 0 || len(vs.Names) != 1 {
+						continue
+					}
+					if ev, ok := g.info.Defs[vs.Names[0]].(*types.Var); ok {
+						g.embeds[ev] = embedDirective{patterns: pats, dir: dir}
+					}
+				}
+			}
+		}
+	}
+	d, ok := g.embeds[v]
+	return d.patterns, d.dir, ok
+}
+
+type embedDirective struct {
+	patterns []string
+	dir      string
+}
+
+// embedPatterns returns the patterns of the //go:embed lines of a comment.
+func embedPatterns(doc *ast.CommentGroup) []string {
+	if doc == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range doc.List {
+		rest, ok := strings.CutPrefix(c.Text, "//go:embed ")
+		if !ok {
+			continue
+		}
+		for _, p := range strings.Fields(rest) {
+			out = append(out, strings.Trim(p, "\"`"))
+		}
+	}
+	return out
+}
+
+// embeddedFile returns the content of a variable's single embedded file,
+// for a string or []byte variable.
+func (g *Engine) embeddedFile(v *types.Var) (string, bool) {
+	pats, dir, ok := g.embedded(v)
+	if !ok || len(pats) != 1 || strings.ContainsAny(pats[0], "*?[") {
+		return "", false
+	}
+	return readEmbedded(dir, pats[0])
+}
+
+// embeddedFSFile returns the content of the file name of an embed.FS
+// variable, when one of its patterns holds that name.
+func (g *Engine) embeddedFSFile(v *types.Var, name string) (string, bool) {
+	pats, dir, ok := g.embedded(v)
+	if !ok {
+		return "", false
+	}
+	for _, p := range pats {
+		p = strings.TrimPrefix(p, "all:")
+		if ok, _ := path.Match(p, name); ok || strings.HasPrefix(name, p+"/") {
+			return readEmbedded(dir, name)
+		}
+	}
+	return "", false
+}
+
+func readEmbedded(dir, name string) (string, bool) {
+	if path.IsAbs(name) || strings.Contains(name, "..") {
+		return "", false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// embeddedRead returns the source that a call reads from an embed.FS:
+// fsys.ReadFile(name) or fs.ReadFile(fsys, name), name a constant.
+func (g *Engine) embeddedRead(call *ast.CallExpr) (string, bool) {
+	var fsx, namex ast.Expr
+	fn, _ := g.info.Uses[calleeIdent(call)].(*types.Func)
+	if fn == nil || fn.Name() != "ReadFile" || fn.Pkg() == nil {
+		return "", false
+	}
+	switch fn.Pkg().Path() {
+	case "embed":
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(call.Args) != 1 {
+			return "", false
+		}
+		fsx, namex = sel.X, call.Args[0]
+	case "io/fs":
+		if len(call.Args) != 2 {
+			return "", false
+		}
+		fsx, namex = call.Args[0], call.Args[1]
+	default:
+		return "", false
+	}
+	tv := g.info.Types[namex]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	id, ok := ast.Unparen(fsx).(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := g.info.Uses[id].(*types.Var)
+	if !ok {
+		return "", false
+	}
+	return g.embeddedFSFile(v, constant.StringVal(tv.Value))
+}
+
+func calleeIdent(call *ast.CallExpr) *ast.Ident {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}

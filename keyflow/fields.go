@@ -1,0 +1,246 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// Keys kept in struct fields are set where the struct is built:
+//
+//	func NewCart(rdb *redis.ClusterClient, uid string) *Cart {
+//		return &Cart{items: "cart:{" + uid + "}:items", total: "cart:{" + uid + "}:total"}
+//	}
+//
+// A string field of a struct of the package holds what its writers set it
+// to: each composite literal and each assignment to it, in any function.
+// A value is taken in terms of its writer's parameters, and each parameter
+// becomes an unknown of the object the field is read from: c.items and
+// c.total, both set from NewCart's uid, share {<uid>} for one c. A field
+// with several writers holds all their values. An exported field's values
+// reach other packages as a KeyField fact.
+
+// KeyField is the fact that a struct field holds one of a few keys, with
+// unknowns "#obj.W$N" for parameter N of writer W of the object.
+type KeyField struct {
+	Keys []keyspace.Key
+}
+
+func (*KeyField) AFact() {}
+
+func (f *KeyField) String() string {
+	s := make([]string, len(f.Keys))
+	for i, k := range f.Keys {
+		s[i] = strconv.Quote(k.String())
+	}
+	return "keyField(" + strings.Join(s, ", ") + ")"
+}
+
+// objMark stands for the object a field is read from, in a field's keys.
+const objMark = "#obj"
+
+type fieldWrite struct {
+	decl  *ast.FuncDecl
+	value ast.Expr
+}
+
+// fieldKeys returns the keys that a string field of the package may hold,
+// with objMark for the object, or nil when they say no more than the field
+// itself: a writer's parameter stored as it is, or values unseen.
+func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	if keys, ok := g.fieldVals[v]; ok {
+		return keys
+	}
+	g.fieldVals[v] = nil // guards against recursion through the field
+	writes := g.fields[v]
+	if len(writes) == 0 || len(writes) > maxAlts {
+		return nil
+	}
+	var out []keyspace.Key
+	structured := false
+	for _, w := range writes {
+		e := g.writerEval(w.decl)
+		if e == nil {
+			return nil
+		}
+		name := "init"
+		if w.decl != nil {
+			name = w.decl.Name.Name
+		}
+		for _, a := range e.keys(w.value) {
+			k, ok := fieldKey(a.Key, name)
+			if !ok {
+				return nil
+			}
+			if len(k.Parts) > 1 || len(k.Parts) == 1 && !k.Parts[0].Unknown {
+				structured = true
+			}
+			if !slices.ContainsFunc(out, k.Equal) {
+				out = append(out, k)
+			}
+		}
+	}
+	if !structured || len(out) > maxAlts {
+		return nil
+	}
+	g.fieldVals[v] = out
+	return out
+}
+
+// fieldKey turns a value of a writer into a field's key: the writer's
+// parameters become unknowns of the object; its receiver's fields fields
+// of the object; anything else a value of no identity.
+func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
+	var out keyspace.Key
+	for _, p := range k.Parts {
+		if p.Unknown {
+			switch {
+			case strings.HasPrefix(p.ID, "$recv."):
+				p.ID = objMark + strings.TrimPrefix(p.ID, "$recv")
+			case isParamID(p.ID):
+				p.ID = objMark + "." + writer + p.ID
+			default:
+				p.ID = ""
+			}
+		}
+		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})
+	}
+	return out, len(out.Parts) > 0
+}
+
+// writerEval returns the evaluator of a function that writes a field; the
+// package-level one for an initializer.
+func (g *Engine) writerEval(decl *ast.FuncDecl) *evaluator {
+	if decl == nil {
+		return g.pkgEval
+	}
+	if e := g.writerEvals[decl]; e != nil {
+		return e
+	}
+	e := newEvaluator(g, decl)
+	g.writerEvals[decl] = e
+	return e
+}
+
+// collectFieldWrites finds every write of a string field of a struct of
+// the package: composite literals and assignments.
+func (g *Engine) collectFieldWrites() {
+	g.fields = map[*types.Var][]fieldWrite{}
+	g.fieldVals = map[*types.Var][]keyspace.Key{}
+	g.writerEvals = map[*ast.FuncDecl]*evaluator{}
+	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
+		v, ok := obj.(*types.Var)
+		if !ok || !v.IsField() || v.Pkg() != g.pkg || !isStringType(v.Type()) {
+			return
+		}
+		g.fields[v] = append(g.fields[v], fieldWrite{decl, value})
+	}
+	bad := map[*types.Var]bool{}
+	for _, f := range g.files {
+		for _, d := range f.Decls {
+			decl, _ := d.(*ast.FuncDecl)
+			ast.Inspect(d, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CompositeLit:
+					for _, el := range n.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							if id, ok := kv.Key.(*ast.Ident); ok {
+								add(g.info.ObjectOf(id), decl, kv.Value)
+							}
+						}
+					}
+				case *ast.AssignStmt:
+					for i, lhs := range n.Lhs {
+						sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+						if !ok {
+							continue
+						}
+						s, ok := g.info.Selections[sel]
+						if !ok || s.Kind() != types.FieldVal {
+							continue
+						}
+						v, _ := s.Obj().(*types.Var)
+						if len(n.Lhs) != len(n.Rhs) || n.Tok.String() != "=" {
+							bad[v] = true
+							continue
+						}
+						add(v, decl, n.Rhs[i])
+					}
+				case *ast.UnaryExpr:
+					// &x.f lets anything change the field.
+					if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op.String() == "&" {
+						if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+							v, _ := s.Obj().(*types.Var)
+							bad[v] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	for v := range bad {
+		delete(g.fields, v)
+	}
+}
+
+// fieldValues returns the keys of a field read through base, the identity
+// of the object ("" for none), or nil to keep the field opaque.
+func (g *Engine) fieldValues(v *types.Var, base string, x *ast.SelectorExpr) []Value {
+	var keys []keyspace.Key
+	if v.Pkg() == g.pkg {
+		keys = g.fieldKeys(v)
+	} else {
+		var f KeyField
+		if g.facts.ImportObjectFact(v, &f) {
+			keys = f.Keys
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	out := make([]Value, 0, len(keys))
+	for _, k := range keys {
+		var r keyspace.Key
+		for _, p := range k.Parts {
+			if p.Unknown && strings.HasPrefix(p.ID, objMark) {
+				if base == "" {
+					p.ID = ""
+				} else {
+					p.ID = base + strings.TrimPrefix(p.ID, objMark)
+				}
+			}
+			r = keyspace.Concat(r, keyspace.Key{Parts: []keyspace.Part{p}})
+		}
+		out = append(out, Value{r, x.Pos()})
+	}
+	return out
+}
+
+// exportFields exports the keys of the package's exported string fields
+// that its constructors and setters give, for the packages that read them.
+func (g *Engine) exportFields() {
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	vars := make([]*types.Var, 0, len(g.fields))
+	for v := range g.fields {
+		vars = append(vars, v)
+	}
+	slices.SortFunc(vars, func(a, b *types.Var) int { return int(a.Pos() - b.Pos()) })
+	for _, v := range vars {
+		if !v.Exported() {
+			continue
+		}
+		if keys := g.fieldKeys(v); len(keys) > 0 {
+			g.facts.ExportObjectFact(v, &KeyField{Keys: keys})
+		}
+	}
+}

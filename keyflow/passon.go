@@ -1,0 +1,193 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// Wrappers pass whole key lists and scripts on:
+//
+//	func (b *B) del(ctx context.Context, keys ...string) error { return b.rdb.Del(ctx, keys...).Err() }
+//	func (b *B) run(ctx context.Context, s *redis.Script, keys []string, args ...any) error {
+//		return s.Run(ctx, b.rdb, keys, args...).Err()
+//	}
+//
+// A key list that is the function's own parameter, keys ...string or
+// keys []string, passed on as it is, stands for its callers' keys: an
+// unknown "$N..." in the model. A command with such keys, or running a
+// script that is the function's parameter, is carried to the callers
+// (WrappedCall with Groups, and Script), and each caller checks it with
+// its own keys and its own script.
+
+// spreadParam returns "$N" when x is a parameter of the function that
+// holds a list of keys, passed on whole.
+func (e *evaluator) spreadParam(x ast.Expr) string {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	p, ok := e.params[v]
+	if !ok || p == "$recv" {
+		return ""
+	}
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return ""
+	}
+	return p
+}
+
+// spreadIndex returns N of a "$N..." key, or -1.
+func spreadIndex(k keyspace.Key) int {
+	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
+		return -1
+	}
+	id, ok := strings.CutSuffix(k.Parts[0].ID, "...")
+	if !ok || !isParamID(id) {
+		return -1
+	}
+	n, err := strconv.Atoi(id[1:])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func hasSpread(groups []Group) bool {
+	for _, g := range groups {
+		for _, v := range g {
+			if spreadIndex(v.Key) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// scriptParamOf returns 1 + the index of the function's parameter that a
+// script call runs, a *redis.Script or a source, or 0.
+func (g *Engine) scriptParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method) int {
+	var x ast.Expr
+	switch {
+	case m.Script == ruleset.ReceiverParam:
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			x = sel.X
+		}
+	case m.Script >= 0 && m.Script < len(call.Args):
+		x = call.Args[m.Script]
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, ok := g.info.Uses[id].(*types.Var)
+	if !ok {
+		return 0
+	}
+	p, ok := e.params[v]
+	if !ok || !isParamID(p) {
+		return 0
+	}
+	n, _ := strconv.Atoi(p[1:])
+	return n + 1
+}
+
+// addPassedOn adds at a call of fn the command that fn passes its key
+// lists, or its script, on to: with the caller's keys and script.
+func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
+	e := s.e
+	site.Open = w.Open
+	sig := fn.Signature()
+	for _, alts := range w.Groups {
+		if len(alts) == 1 {
+			if n := spreadIndex(alts[0]); n >= 0 {
+				groups, open := g.spreadArgs(e, call, sig, n)
+				site.Keys = append(site.Keys, groups...)
+				site.Open = site.Open || open
+				continue
+			}
+		}
+		var grp Group
+		for _, k := range alts {
+			for _, sk := range g.substitute(e, call, k) {
+				grp = append(grp, Value{sk, call.Pos()})
+			}
+		}
+		site.Keys = append(site.Keys, grp)
+	}
+	if w.Script > 0 {
+		if w.Script-1 < len(call.Args) {
+			if ref, ok := g.scriptOf(e, call.Args[w.Script-1], "script"); ok {
+				site.Script = &ScriptRun{Ref: ref, Keys: site.Keys, KeysOpen: site.Open, ArgsOpen: true, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
+			} else if n := g.callerScriptParam(e, call.Args[w.Script-1]); n > 0 {
+				site.scriptParam = n
+			}
+		}
+	}
+	s.Sites = append(s.Sites, site)
+}
+
+// callerScriptParam returns 1 + the index of the caller's own parameter
+// that it passes as the script, or 0.
+func (g *Engine) callerScriptParam(e *evaluator, x ast.Expr) int {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, ok := g.info.Uses[id].(*types.Var)
+	if !ok {
+		return 0
+	}
+	p, ok := e.params[v]
+	if !ok || !isParamID(p) {
+		return 0
+	}
+	n, _ := strconv.Atoi(p[1:])
+	return n + 1
+}
+
+// spreadArgs returns the caller's keys for parameter n of fn, a key list:
+// the variadic arguments one by one, or the elements of the slice passed.
+func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature, n int) ([]Group, bool) {
+	if n >= len(call.Args) {
+		return nil, !(sig.Variadic() && n == sig.Params().Len()-1)
+	}
+	variadic := sig.Variadic() && n == sig.Params().Len()-1
+	if variadic && !call.Ellipsis.IsValid() {
+		var groups []Group
+		for _, a := range call.Args[n:] {
+			groups = append(groups, e.keys(a))
+		}
+		return groups, false
+	}
+	arg := call.Args[n]
+	if p := e.spreadParam(arg); p != "" {
+		return []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
+	}
+	sl := e.slice(arg)
+	var groups []Group
+	for _, el := range sl.elems {
+		groups = append(groups, el.alts)
+		if el.many {
+			var again Group
+			for _, a := range el.alts {
+				again = append(again, Value{e.vary(a.Key), a.Pos})
+			}
+			groups = append(groups, again)
+		}
+	}
+	return groups, sl.open
+}
+
+// PassedOn reports whether a key stands for a key list that the function
+// is given by its callers and passes on whole ("$N..."): what it holds is
+// known only at each caller.
+func PassedOn(k keyspace.Key) bool { return spreadIndex(k) >= 0 }

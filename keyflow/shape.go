@@ -1,0 +1,198 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// Projects hide their client behind interfaces of their own (a "store"
+// with Del, TxPipeline and Eval, so that tests can swap it), and pass
+// client methods around as values (move := rdb.LMove). A method of such
+// an interface whose name and signature are those of a method of a client
+// type of the rules is that method: go-redis's own *redis.Client or
+// *redis.ClusterClient is what satisfies it in the program. A method value
+// kept in a variable set once is the method it was taken from.
+
+// byShape returns the client method that fn, a method of an interface
+// declared outside the client packages, stands for: a method of one of
+// the client's types (its clients, cluster clients, transactions and
+// pipelines) in a client package that fn's signature names, with fn's name
+// and an identical signature. It returns nil when there is none.
+func (g *Engine) byShape(fn *types.Func) (*types.Func, *ruleset.Method) {
+	sig := fn.Signature()
+	recv := sig.Recv()
+	if recv == nil || !types.IsInterface(recv.Type()) || g.IsClientPackage(fn.Pkg()) {
+		return nil, nil
+	}
+	for _, pkg := range g.clientPackages(sig) {
+		c := g.rules.ClientOf(pkg.Path())
+		names := make([]string, 0, len(c.Types))
+		for name := range c.Types {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			tn, _ := pkg.Scope().Lookup(name).(*types.TypeName)
+			if tn == nil {
+				continue
+			}
+			t := tn.Type()
+			if !types.IsInterface(t) {
+				t = types.NewPointer(t)
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, fn.Name())
+			m, ok := obj.(*types.Func)
+			if !ok || !sameShape(m.Signature(), sig) {
+				continue
+			}
+			m = m.Origin()
+			recvName := ""
+			if r := m.Signature().Recv(); r != nil {
+				if n := namedOf(r.Type()); n != nil {
+					recvName = n.Obj().Name()
+				}
+			}
+			if rm := g.rules.Method(m.Pkg().Path(), recvName, m.Name()); rm != nil {
+				return m, rm
+			}
+		}
+	}
+	return nil, nil
+}
+
+// sameShape reports whether two signatures take and return identical
+// types, receivers aside.
+func sameShape(a, b *types.Signature) bool {
+	return a.Variadic() == b.Variadic() &&
+		types.Identical(a.Params(), b.Params()) &&
+		types.Identical(a.Results(), b.Results())
+}
+
+// clientPackages returns the client packages of the rules whose types a
+// signature names, in its parameters or results, in order.
+func (g *Engine) clientPackages(sig *types.Signature) []*types.Package {
+	var out []*types.Package
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			if p := t.Obj().Pkg(); p != nil && g.IsClientPackage(p) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		case *types.Alias:
+			walk(types.Unalias(t))
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Signature:
+			walkTuple(t.Params(), walk)
+			walkTuple(t.Results(), walk)
+		}
+	}
+	walkTuple(sig.Params(), walk)
+	walkTuple(sig.Results(), walk)
+	return out
+}
+
+func walkTuple(t *types.Tuple, f func(types.Type)) {
+	for i := 0; i < t.Len(); i++ {
+		f(t.At(i).Type())
+	}
+}
+
+// methodValue returns the method of a method value that a call calls
+// through a local variable set once (move := rdb.LMove; move(...)), and
+// the receiver expression it was taken from.
+func (g *Engine) methodValue(call *ast.CallExpr) (*types.Func, ast.Expr) {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := g.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != g.pkg || v.Parent() == nil || v.Parent() == g.pkg.Scope() {
+		return nil, nil
+	}
+	sel := g.methodValues()[v]
+	if sel == nil {
+		return nil, nil
+	}
+	fn, _ := g.info.Selections[sel].Obj().(*types.Func)
+	return fn, sel.X
+}
+
+// methodValues maps each local variable assigned exactly once, and to a
+// method value, to that selector expression.
+func (g *Engine) methodValues() map[*types.Var]*ast.SelectorExpr {
+	if g.mvals != nil {
+		return g.mvals
+	}
+	g.mvals = map[*types.Var]*ast.SelectorExpr{}
+	writes := map[*types.Var]int{}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					id, ok := ast.Unparen(lhs).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					v, ok := g.info.ObjectOf(id).(*types.Var)
+					if !ok {
+						continue
+					}
+					writes[v]++
+					if len(n.Lhs) != len(n.Rhs) {
+						continue
+					}
+					if sel, ok := ast.Unparen(n.Rhs[i]).(*ast.SelectorExpr); ok {
+						if s := g.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+							g.mvals[v] = sel
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					v, ok := g.info.Defs[name].(*types.Var)
+					if !ok || i >= len(n.Values) {
+						continue
+					}
+					writes[v]++
+					if sel, ok := ast.Unparen(n.Values[i]).(*ast.SelectorExpr); ok {
+						if s := g.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+							g.mvals[v] = sel
+						}
+					}
+				}
+			case *ast.UnaryExpr:
+				// &v may be written through.
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+						writes[v] += 2
+					}
+				}
+			}
+			return true
+		})
+	}
+	for v := range g.mvals {
+		if writes[v] != 1 {
+			delete(g.mvals, v)
+		}
+	}
+	return g.mvals
+}
