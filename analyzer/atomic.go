@@ -556,6 +556,11 @@ func (a *atomicity) checkLostUpdates() {
 			if !ok {
 				continue
 			}
+			if w, _ := a.s.RawWatch(rs.op.site); w != nil {
+				if w2, inMulti := a.s.RawWatch(ws.op.site); w2 == w && inMulti {
+					continue // WATCH, read, MULTI, write, EXEC on one connection
+				}
+			}
 			multi := ""
 			if h := ws.op.handle; h != nil && h.Kind == keyflow.HandleMulti {
 				multi = " (MULTI/EXEC alone does not help: the read ran before it)"

@@ -175,6 +175,7 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 	case ruleset.KindScript, ruleset.KindScriptSHA:
 		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
 		site.Script = g.scriptRun(e, call, m, site.Keys, site.Open || hasSpread(site.Keys))
+		g.keyCountScript(e, call, m, site.Script)
 		if site.Script == nil {
 			site.scriptParam = g.scriptParamOf(e, call, m)
 		}
@@ -188,6 +189,12 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		if !g.raw(e, site) {
 			return
 		}
+	case ruleset.KindSend:
+		if !g.send(s, site) {
+			return
+		}
+	case ruleset.KindBuilder, ruleset.KindBuilderKeys:
+		return // a step of a command built for a send method (clients.go)
 	case ruleset.KindWatch:
 		site.Name = "WATCH transaction"
 		tx := &Tx{Site: site, Kind: TxWatch, Lit: g.funcArg(e, call, m.Fn)}
@@ -311,6 +318,11 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 	args := call.Args
 	for _, sel := range sels {
 		if sel.Param >= len(args) {
+			continue
+		}
+		if sel.KeyCount {
+			keys, o := g.keyCountKeys(e, call, sel)
+			groups, open = append(groups, keys...), open || o
 			continue
 		}
 		arg := args[sel.Param]
@@ -529,6 +541,7 @@ func (g *Engine) params(lit *ast.FuncLit) []*types.Var {
 // kept in make; the handle each call is made on; each transaction's keys;
 // and the commands whose keys the function's callers are checked for.
 func (g *Engine) finish(s *Func) {
+	g.rawTransactions(s)
 	s.Handles = map[*types.Var]*Handle{}
 	s.Assigned = map[*ast.CallExpr]*types.Var{}
 	if s.Decl != nil {
