@@ -23,7 +23,8 @@
 // calls, their keys and their transactions before any check runs; each
 // family reads that model: cross-slot, maybe-cross-slot and copy-db in
 // crossslot.go, the Lua checks in scripts.go, the atomicity checks in
-// atomic.go, atomic_flow.go and atomic_retry.go. keyflow's package doc
+// atomic.go, atomic_flow.go and atomic_retry.go, and watch-in-multi and
+// pooled-transaction in watchmisuse.go. keyflow's package doc
 // says why they are functions of one Analyzer rather than Analyzers of
 // their own.
 package analyzer
@@ -174,12 +175,13 @@ func run(pass *analysis.Pass) (any, error) {
 
 // check runs every family of checks over the model of one function: per
 // call the cross-slot family, then the scripts; then the atomicity checks
-// over the whole function.
+// over the whole function, the WATCH misuses last (watchmisuse.go), which
+// drop the lost updates that they cover.
 func (c *checker) check(s *keyflow.Func) []diag {
 	var out []diag
 	for _, site := range s.Sites {
 		out = append(out, crossSlot(site)...)
 		out = append(out, c.scripts(site)...)
 	}
-	return append(out, c.atomicity(s)...)
+	return c.watchMisuse(s, append(out, c.atomicity(s)...))
 }

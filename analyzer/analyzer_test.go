@@ -26,7 +26,8 @@ import (
 //	  functions   Redis 7 function libraries and FCALL
 //	atomicity/  the six atomicity checks: a balance withdrawal, an inventory
 //	            reservation, a counter with a floor and a ceiling, an order
-//	            confirmation, retry loops, go-redis's Watch example, and v8
+//	            confirmation, retry loops, go-redis's Watch example, and v8;
+//	            watchmisuse: watch-in-multi and pooled-transaction
 //	ignore        //slotlint:ignore directives (ignore-directive), run
 //	              with the cross-slot family whose findings they suppress
 //

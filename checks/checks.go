@@ -59,6 +59,11 @@ const (
 	// LostUpdate: a read, then a write of the same key computed from it,
 	// without WATCH.
 	LostUpdate = "lost-update"
+	// WatchInMulti: a WATCH queued inside MULTI/EXEC, which Redis refuses.
+	WatchInMulti = "watch-in-multi"
+	// PooledTransaction: a raw WATCH, MULTI or EXEC sent with Do on a
+	// pooled client.
+	PooledTransaction = "pooled-transaction"
 
 	// IgnoreDirective: a //slotlint:ignore without a reason, or that
 	// suppresses nothing.
@@ -195,6 +200,18 @@ var registry = []Check{
 		Doc:         "a read of a key, then a write of the same key computed from it, with no WATCH",
 		Description: "A key is read and then written with a value computed from what was read, with no WATCH around them (MULTI/EXEC alone does not help): two clients that both read before either writes lose an update. Use an atomic command, Watch with a bounded retry, or a Lua script.",
 		Anchor:      LostUpdate,
+	},
+	{
+		Name: WatchInMulti, Family: FamilyAtomicity, Severity: SeverityError,
+		Doc:         "a WATCH queued inside MULTI/EXEC, which Redis refuses",
+		Description: "WATCH is sent on the pipeliner of TxPipelined or on a TxPipeline, so it is queued inside MULTI: Redis answers \"ERR WATCH inside MULTI is not allowed\" and watches nothing. Watch the keys before MULTI: give them to Watch(ctx, fn, keys...), or call tx.Watch(ctx, keys...) in fn before TxPipelined.",
+		Anchor:      WatchInMulti,
+	},
+	{
+		Name: PooledTransaction, Family: FamilyAtomicity, Severity: SeverityError,
+		Doc:         "a raw WATCH, MULTI or EXEC sent with Do on a pooled client, where each call may take another connection",
+		Description: "WATCH, MULTI or EXEC is sent with Do on a pooled client (go-redis's *redis.Client, ClusterClient, Ring or UniversalClient): each Do may take another connection from the pool, so the WATCH protects nothing and a connection goes back to the pool inside MULTI. Use Watch(ctx, fn, keys...) with TxPipelined inside fn, or hold one connection with Conn.",
+		Anchor:      PooledTransaction,
 	},
 	{
 		Name: IgnoreDirective, Family: FamilyDirectives, Severity: SeverityWarning,
