@@ -29,6 +29,14 @@
 // (ruleset): the engine knows no client library by name. Raw Do calls map
 // their arguments to keys once, through the command table's key specs.
 //
+// Clients that build a command as a value (rueidis, valkey-go) are rules
+// too: a send method's argument is followed back through its builder chain
+// to the Builder method that names the command, collecting the keys of
+// the chain's key methods (clients.go). MULTI ... EXEC sent one command at
+// a time on one connection variable, raw (redigo's Send and Do) or built
+// (a rueidis dedicated client, or inside one DoMulti), is a TxMulti
+// transaction, taken in the order of the function's text.
+//
 // # One Analyzer, checks as readers
 //
 // slotlint keeps one analysis.Analyzer whose run function builds the engine
