@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strconv"
@@ -191,3 +192,42 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 // is given by its callers and passes on whole ("$N..."): what it holds is
 // known only at each caller.
 func PassedOn(k keyspace.Key) bool { return spreadIndex(k) >= 0 }
+
+// rawParamOf returns 1 + the index of the function's variadic parameter
+// that a raw Do(ctx, args...) passes on whole, or 0.
+func (g *Engine) rawParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method) int {
+	if m.Args == nil || !call.Ellipsis.IsValid() || m.Args.Param != len(call.Args)-1 {
+		return 0
+	}
+	p := e.spreadParam(call.Args[m.Args.Param])
+	if p == "" || e.decl == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(p[1:])
+	if fn, ok := g.info.Defs[e.decl.Name].(*types.Func); !ok || !fn.Signature().Variadic() || n != fn.Signature().Params().Len()-1 {
+		return 0
+	}
+	return n + 1
+}
+
+// addRawPassedOn adds at a call of fn the raw command that fn's Do sends
+// with the caller's arguments: fn(ctx, "RENAME", a, b).
+func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
+	n := w.Raw - 1
+	if call.Ellipsis.IsValid() || n >= len(call.Args) {
+		return
+	}
+	r := rawCall{args: call.Args[n:], from: n}
+	r.argv = make([]string, len(r.args))
+	for i, a := range r.args {
+		if tv := g.info.Types[a]; tv.Value != nil {
+			r.argv[i], _ = constString(tv.Value)
+		}
+	}
+	if r.argv[0] == "" || !g.rawKeys(s.e, site, r) {
+		return
+	}
+	site.Name = fmt.Sprintf("%s (through %s at %s)", site.Command, fn.Name(), w.Where)
+	site.KeyArgs = nil
+	s.Sites = append(s.Sites, site)
+}

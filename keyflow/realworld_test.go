@@ -233,6 +233,25 @@ func f(ctx context.Context, rdb *redis.Client, a string) {
 			`f: EVAL (through eval at p.go:29) ["hits:<a>"] script "return redis.call('INCR', KEYS[1])" keys 1 args 0`,
 		},
 	},
+	{
+		// NamalSanjaya/sonnet, zeromicro/go-zero: a Do wrapper of another
+		// shape, forwarding its arguments to Pipeliner.Do; its callers
+		// name the command, and their keys are checked.
+		name: "rw-raw-do-wrapper",
+		src: `type runner struct{ pipe redis.Pipeliner }
+
+func (r *runner) Do(ctx context.Context, args ...interface{}) *redis.Cmd {
+	return r.pipe.Do(ctx, args...)
+}
+
+func f(ctx context.Context, r *runner, id string) {
+	r.Do(ctx, "RENAME", "order:"+id, "archive:"+id)
+}`,
+		want: []string{
+			`Do: Do carried`,
+			`f: RENAME (through Do at p.go:21) ["order:<id>"] ["archive:<id>"]`,
+		},
+	},
 }
 
 func init() { engineCases = append(engineCases, realworldCases...) }

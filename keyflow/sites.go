@@ -62,6 +62,9 @@ type Site struct {
 	Handle *Handle
 	// Through is true for a command sent by a wrapper that the call calls.
 	Through bool
+	// rawParam is 1 + the index of the function's variadic parameter that
+	// a raw Do passes on as the command and its arguments; 0 otherwise.
+	rawParam int
 	// scriptParam is 1 + the index of the function's parameter that holds
 	// the script a call runs, when the caller chooses it; 0 otherwise.
 	scriptParam int
@@ -187,7 +190,12 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		}
 	case ruleset.KindRaw:
 		if !g.raw(e, site) {
-			return
+			// Do(ctx, args...) of the function's own variadic arguments:
+			// its callers name the command.
+			if site.rawParam = g.rawParamOf(e, call, m); site.rawParam == 0 {
+				return
+			}
+			site.Name = fn.Name()
 		}
 	case ruleset.KindSend:
 		if !g.send(s, site) {
@@ -283,11 +291,16 @@ func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) 
 // the one mapping of a raw call's arguments to keys. It reports false when
 // the command is not known.
 func (g *Engine) raw(e *evaluator, site *Site) bool {
-	call := site.Call
-	r, ok := g.rawArgs(call, site.Method)
+	r, ok := g.rawArgs(site.Call, site.Method)
 	if !ok {
 		return false
 	}
+	return g.rawKeys(e, site, r)
+}
+
+// rawKeys resolves the arguments of a raw command, from its name on.
+func (g *Engine) rawKeys(e *evaluator, site *Site, r rawCall) bool {
+	call := site.Call
 	cmd := g.rules.Command(r.argv[0])
 	if len(r.argv) > 1 && r.argv[1] != "" {
 		cmd = g.rules.Command(r.argv[0], r.argv[1])
@@ -475,6 +488,10 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 	for _, w := range wrapped {
 		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
 			Name: fmt.Sprintf("%s (through %s at %s)", w.Command, fn.Name(), w.Where)}
+		if w.Raw > 0 {
+			g.addRawPassedOn(s, site, call, fn, w)
+			continue
+		}
 		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0) {
 			g.addPassedOn(s, site, call, fn, w)
 			continue
@@ -660,6 +677,11 @@ func (g *Engine) finish(s *Func) {
 // parameter passed on as it is.
 func (g *Engine) verdict(s *Func, site *Site) {
 	groups := site.AllKeys()
+	if site.rawParam > 0 {
+		site.Carried = true
+		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Raw: site.rawParam})
+		return
+	}
 	if site.scriptParam > 0 || hasSpread(groups) {
 		// The callers give the keys, or the script: they are checked.
 		site.Carried = true

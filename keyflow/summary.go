@@ -70,9 +70,12 @@ func (f *KeyWrapper) String() string {
 			}
 			keys = append(keys, strings.Join(alts, "|"))
 		}
-		s[i] = c.Command + " " + strings.Join(keys, " ")
+		s[i] = strings.Join(append([]string{c.Command}, keys...), " ")
 		if c.Script > 0 {
 			s[i] += " script $" + strconv.Itoa(c.Script-1)
+		}
+		if c.Raw > 0 {
+			s[i] += " raw $" + strconv.Itoa(c.Raw-1) + "..."
 		}
 		if c.On > 0 {
 			s[i] += " on $" + strconv.Itoa(c.On-1)
@@ -105,6 +108,9 @@ type WrappedCall struct {
 	// how it is run (ScriptRun).
 	Script            int
 	ReadOnly, Cluster bool
+	// Raw is 1 + the index of the variadic parameter that a raw Do passes
+	// on as the command and its arguments: the callers name the command.
+	Raw int
 }
 
 // A Func is the model of one function declaration, or of the package-level

@@ -148,7 +148,7 @@ func swapFixed(ctx context.Context, s store, id string) {
 // and keys of each call are followed through it.
 type runner struct{ pipe redis.Pipeliner }
 
-func (r *runner) Do(ctx context.Context, args ...interface{}) *redis.Cmd {
+func (r *runner) Do(ctx context.Context, args ...interface{}) *redis.Cmd { // want Do:`keyWrapper\(Do raw \$1\.\.\.\)`
 	return r.pipe.Do(ctx, args...)
 }
 
