@@ -556,7 +556,7 @@ func (a *atomicity) checkLostUpdates() {
 			if !ok {
 				continue
 			}
-			if w, _ := a.s.RawWatch(rs.op.site); w != nil {
+			if w, _ := a.s.RawWatch(rs.op.site); w != nil && !a.c.pooledCall(w.Call) {
 				if w2, inMulti := a.s.RawWatch(ws.op.site); w2 == w && inMulti {
 					continue // WATCH, read, MULTI, write, EXEC on one connection
 				}

@@ -156,6 +156,14 @@ func (c *checker) pooled(t types.Type) bool {
 	return c.method(t, func(m *ruleset.Method) bool { return m.Kind == ruleset.KindWatch }) != nil
 }
 
+// pooledCall reports whether a method call is made on a pooled client. A
+// raw WATCH sent on one is no check-and-set: the read and the write that
+// follow it may run on other connections (see checkLostUpdates).
+func (c *checker) pooledCall(call *ast.CallExpr) bool {
+	x := callReceiver(call)
+	return x != nil && c.pooled(c.pass.TypesInfo.TypeOf(x))
+}
+
 // method returns the method of t whose rule satisfies ok, or nil.
 func (c *checker) method(t types.Type, ok func(*ruleset.Method) bool) *types.Func {
 	mt := t

@@ -208,3 +208,18 @@ func withdrawNoWatch(ctx context.Context, rdb *redis.Client, k string, amount in
 	rdb.Do(ctx, "SET", k, bal-amount) // want `SET "<k>" writes a value computed from GET "<k>" at line 203, with no WATCH around them`
 	return rdb.Do(ctx, "EXEC").Err()
 }
+
+// On a Conn, a read-modify-write under a raw WATCH is a check-and-set: EXEC
+// fails if the balance changed after the WATCH. No finding.
+func withdrawConn(ctx context.Context, cn *redis.Conn, k string, amount int) error {
+	if err := cn.Do(ctx, "WATCH", k).Err(); err != nil {
+		return err
+	}
+	bal, err := cn.Do(ctx, "GET", k).Int()
+	if err != nil {
+		return err
+	}
+	cn.Do(ctx, "MULTI")
+	cn.Do(ctx, "SET", k, bal-amount)
+	return cn.Do(ctx, "EXEC").Err()
+}
