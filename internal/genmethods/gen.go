@@ -715,8 +715,6 @@ func Format(tables []*Table, commandsSource string) string {
 		fmt.Fprintf(&b, "  %s:\n", t.Client.Name)
 		fmt.Fprintf(&b, "    packages: [%s]\n", t.Client.Path)
 		if len(t.Client.Types) > 0 {
-			b.WriteString("    # What the library's types are: clients that may talk to a Redis\n")
-			b.WriteString("    # Cluster, the *Tx of a WATCH transaction, pipelines.\n")
 			var roles []string
 			for _, tr := range t.Client.Types {
 				roles = append(roles, tr[0]+": "+tr[1])
