@@ -68,8 +68,6 @@ var knownGaps = []string{
 	// lostupdate: XCLAIM with MIN-IDLE, SREM/ZREM/HDEL of members read, SET NX are taken for lost updates; the message of a Watch without EXEC speaks of EXEC.
 	"lostupdate/lostupdate.go:43: noise",
 	"lostupdate/lostupdate.go:95: noise",
-	// luaembed: //go:embed sources, embed.FS reads and scripts kept in maps are not read.
-	"luaembed/luaembed.go:69: missed",
 }
 
 type recorder struct{ errs []string }

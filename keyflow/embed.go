@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Projects keep their Lua in files next to the Go code and embed them:
@@ -124,7 +127,10 @@ func readEmbedded(dir, name string) (string, bool) {
 
 // embeddedRead returns the source that a call reads from an embed.FS:
 // fsys.ReadFile(name) or fs.ReadFile(fsys, name), name a constant.
-func (g *Engine) embeddedRead(call *ast.CallExpr) (string, bool) {
+func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
+	if e == nil {
+		e = g.pkgEval
+	}
 	var fsx, namex ast.Expr
 	fn, _ := g.info.Uses[calleeIdent(call)].(*types.Func)
 	if fn == nil || fn.Name() != "ReadFile" || fn.Pkg() == nil {
@@ -145,8 +151,8 @@ func (g *Engine) embeddedRead(call *ast.CallExpr) (string, bool) {
 	default:
 		return "", false
 	}
-	tv := g.info.Types[namex]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
+	name, ok := e.constArg(namex)
+	if !ok {
 		return "", false
 	}
 	id, ok := ast.Unparen(fsx).(*ast.Ident)
@@ -157,7 +163,88 @@ func (g *Engine) embeddedRead(call *ast.CallExpr) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return g.embeddedFSFile(v, constant.StringVal(tv.Value))
+	return g.embeddedFSFile(v, name)
+}
+
+// constArg returns the constant text of x: a constant, or a parameter that
+// the call being followed gives a constant (scriptOfCall).
+func (e *evaluator) constArg(x ast.Expr) (string, bool) {
+	if tv := e.g.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	if e.consts == nil {
+		return "", false
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok {
+		return "", false
+	}
+	s, ok := e.consts[v]
+	return s, ok
+}
+
+// scriptOfCall returns the script that a call of a function of the package
+// makes from its constant arguments, as AsynqLab/asynq's
+// loadLuaScript(name) reads name from an embed.FS and returns
+// redis.NewScript of it: the function's one return value, followed with
+// its parameters bound to the call's constants.
+func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil {
+		return ScriptRef{}, false
+	}
+	decl := g.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil || g.scriptCalls[decl] || call.Ellipsis.IsValid() {
+		return ScriptRef{}, false
+	}
+	if e == nil {
+		e = g.pkgEval
+	}
+	var ret *ast.ReturnStmt
+	n := 0
+	ast.Inspect(decl.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) >= 1 {
+				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) {
+					ret = x
+					n++
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return ScriptRef{}, false
+	}
+	ce := newEvaluator(g, decl)
+	ce.consts = map[*types.Var]string{}
+	for v, p := range ce.params {
+		i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
+		if err != nil || i >= len(call.Args) {
+			continue
+		}
+		if s, ok := e.constArg(call.Args[i]); ok {
+			ce.consts[v] = s
+		}
+	}
+	if g.scriptCalls == nil {
+		g.scriptCalls = map[*ast.FuncDecl]bool{}
+	}
+	g.scriptCalls[decl] = true
+	defer delete(g.scriptCalls, decl)
+	return g.scriptOf(ce, ret.Results[0], name)
+}
+
+func isNilExpr(x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	return ok && id.Name == "nil"
 }
 
 func calleeIdent(call *ast.CallExpr) *ast.Ident {

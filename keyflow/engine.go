@@ -71,6 +71,9 @@ type Engine struct {
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective
+	// scriptCalls are the functions being followed for the script a call
+	// of them makes, against recursion.
+	scriptCalls map[*ast.FuncDecl]bool
 	// sends is false in packages that cannot reach a client library: there
 	// only the keys that functions return and variables hold are followed,
 	// for importers.

@@ -43,6 +43,9 @@ type slice struct {
 type evaluator struct {
 	g    *Engine
 	decl *ast.FuncDecl // nil for package-level initializers
+	// consts are constant arguments bound to parameters, when a call of
+	// the function is followed for the script it makes (scriptOfCall).
+	consts map[*types.Var]string
 
 	// params gives identities to the declaration's parameters, "$0", "$1",
 	// ..., and "$recv" for the receiver, so that summaries can substitute

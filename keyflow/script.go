@@ -80,8 +80,13 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			return g.scriptOf(e, x.Args[0], name)
 		}
 		// fsys.ReadFile("x.lua"), fs.ReadFile(fsys, "x.lua") of an embed.FS
-		if src, ok := g.embeddedRead(x); ok {
+		if src, ok := g.embeddedRead(e, x); ok {
 			return ScriptRef{Name: name, Src: src, Pos: x.Pos()}, true
+		}
+		// load("x.lua"): a function of the package that makes the script
+		// from its constant arguments
+		if ref, ok := g.scriptOfCall(e, x, name); ok {
+			return ref, true
 		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
 		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
