@@ -66,8 +66,11 @@ func (c *checker) watchMisuse(s *keyflow.Func, found []diag) []diag {
 // whose rule sends WATCH counts (go-redis's Do(ctx, "WATCH", ...), a
 // client's Watch(ctx, keys...) command); a Watch(ctx, fn, keys...) opens a
 // transaction of its own and is not one.
+//
+// A helper handed the pipeliner that sends WATCH on it is reported where
+// it is called with the pipeliner of a transaction.
 func (c *checker) watchInMulti(site *keyflow.Site) (diag, bool) {
-	if site.Through || site.Method == nil || site.Method.Kind == ruleset.KindWatch ||
+	if site.Through && !site.Queued || !site.Through && (site.Method == nil || site.Method.Kind == ruleset.KindWatch) ||
 		site.Command != "WATCH" || site.Handle == nil || site.Handle.Kind != keyflow.HandleMulti {
 		return diag{}, false
 	}
@@ -82,8 +85,8 @@ func (c *checker) watchInMulti(site *keyflow.Site) (diag, bool) {
 	}
 	return diag{
 		pos: site.Call.Pos(), end: site.Call.End(), category: checks.WatchInMulti,
-		message: fmt.Sprintf(`%s is queued inside the MULTI/EXEC of %s: Redis answers "ERR WATCH inside MULTI is not allowed" and watches nothing; %s`,
-			showSite(site), made, fix),
+		message: fmt.Sprintf(`%s%s is queued inside the MULTI/EXEC of %s: Redis answers "ERR WATCH inside MULTI is not allowed" and watches nothing; %s`,
+			showSite(site), strings.TrimPrefix(site.Name, site.Command), made, fix),
 	}, true
 }
 

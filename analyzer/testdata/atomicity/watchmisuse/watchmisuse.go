@@ -223,3 +223,43 @@ func withdrawConn(ctx context.Context, cn *redis.Conn, k string, amount int) err
 	cn.Do(ctx, "SET", k, bal-amount)
 	return cn.Do(ctx, "EXEC").Err()
 }
+
+// A helper handed the pipeliner queues the WATCH where it is called.
+func watchOn(ctx context.Context, pipe redis.Pipeliner, k string) {
+	pipe.Do(ctx, "WATCH", k)
+}
+
+func reserveHelper(ctx context.Context, rdb *redis.Client, stock string) error {
+	_, err := rdb.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		watchOn(ctx, pipe, stock) // want `WATCH "<stock>" \(through watchOn at watchmisuse.go:\d+\) is queued inside the MULTI/EXEC of the TxPipelined at line \d+`
+		pipe.Decr(ctx, stock)
+		return nil
+	})
+	return err
+}
+
+// The same helper on a plain pipeline sends WATCH before what follows.
+func watchHelperPlain(ctx context.Context, rdb *redis.Client, stock string) error {
+	_, err := rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		watchOn(ctx, pipe, stock)
+		return nil
+	})
+	return err
+}
+
+// A service that keeps its client in a field.
+type Wallets struct {
+	rdb *redis.Client
+}
+
+func (w *Wallets) Withdraw(ctx context.Context, id string, amount int) error {
+	k := "{wallet}:" + id
+	w.rdb.Do(ctx, "WATCH", k) // want `WATCH "{wallet}:<id>", then MULTI at line \d+, EXEC at line \d+ sent with Do on w.rdb, a pooled \*redis.Client: .*; use w.rdb.Watch\(ctx, fn, keys...\) with TxPipelined inside fn, or hold one connection with w.rdb.Conn\(\)$`
+	bal, err := w.rdb.Do(ctx, "GET", k).Int()
+	if err != nil {
+		return err
+	}
+	w.rdb.Do(ctx, "MULTI")
+	w.rdb.Do(ctx, "SET", k, bal-amount)
+	return w.rdb.Do(ctx, "EXEC").Err()
+}
