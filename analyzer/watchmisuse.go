@@ -42,6 +42,8 @@ func (c *checker) watchMisuse(s *keyflow.Func, found []diag) []diag {
 	for _, site := range s.Sites {
 		if d, ok := c.watchInMulti(site); ok {
 			out = append(out, d)
+		} else if d, ok := c.watchAfterMulti(s, site); ok {
+			out = append(out, d)
 		}
 	}
 	seqs := c.pooledSequences(s)
@@ -87,6 +89,32 @@ func (c *checker) watchInMulti(site *keyflow.Site) (diag, bool) {
 		pos: site.Call.Pos(), end: site.Call.End(), category: checks.WatchInMulti,
 		message: fmt.Sprintf(`%s%s is queued inside the MULTI/EXEC of %s: Redis answers "ERR WATCH inside MULTI is not allowed" and watches nothing; %s`,
 			showSite(site), strings.TrimPrefix(site.Name, site.Command), made, fix),
+	}, true
+}
+
+// watchAfterMulti reports a WATCH sent one command at a time on a
+// connection after its MULTI (redigo's c.Send("MULTI") then
+// c.Send("WATCH", k), rueidis's DoMulti with Multi before Watch): Redis
+// refuses it as it refuses a WATCH queued in TxPipelined. On a pooled
+// client the sequence is a pooled-transaction finding instead.
+func (c *checker) watchAfterMulti(s *keyflow.Func, site *keyflow.Site) (diag, bool) {
+	if site.Through || site.Method == nil || site.Command != "WATCH" || site.Handle != nil ||
+		site.Method.Kind != ruleset.KindRaw && site.Method.Kind != ruleset.KindSend || c.pooledCall(site.Call) {
+		return diag{}, false
+	}
+	if _, inMulti := s.RawWatch(site); !inMulti {
+		return diag{}, false
+	}
+	multi := 0
+	for _, x := range s.Sites {
+		if x.Command == "MULTI" && x.Tx != nil && x.Call.Pos() < site.Call.Pos() {
+			multi = c.pass.Fset.Position(x.Call.Pos()).Line
+		}
+	}
+	return diag{
+		pos: site.Call.Pos(), end: site.Call.End(), category: checks.WatchInMulti,
+		message: fmt.Sprintf(`%s is sent on the connection after its MULTI at line %d: Redis answers "ERR WATCH inside MULTI is not allowed" and watches nothing; send WATCH before MULTI`,
+			showSite(site), multi),
 	}, true
 }
 
