@@ -544,7 +544,7 @@ func (a *atomicity) checkLostUpdates() {
 		if ws.region != nil {
 			continue
 		}
-		if !replaces(a.c.rules, ws.op.name) {
+		if !replaces(a.c.rules, ws.op.name) || safeWrite(a.c.rules, ws.op, a.info) {
 			continue
 		}
 		for _, r := range ws.value {

@@ -64,11 +64,7 @@ func TestRealWorld(t *testing.T) {
 // "file:line: wrong" (a finding there that names other keys or says
 // something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
 // that the list stays exact.
-var knownGaps = []string{
-	// lostupdate: XCLAIM with MIN-IDLE, SREM/ZREM/HDEL of members read, SET NX are taken for lost updates; the message of a Watch without EXEC speaks of EXEC.
-	"lostupdate/lostupdate.go:43: noise",
-	"lostupdate/lostupdate.go:95: noise",
-}
+var knownGaps = []string{}
 
 type recorder struct{ errs []string }
 

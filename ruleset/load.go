@@ -66,7 +66,7 @@ func (e *RulesError) err() error {
 }
 
 var (
-	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "clients", "commands"}
+	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
 	commandFields = []string{"arity", "flags", "split", "keys"}
@@ -426,6 +426,9 @@ func (l *loader) rules(r *Rules, doc *yaml.Node) {
 	if e, ok := f["wrappers"]; ok {
 		l.wrappers(r, e.val)
 	}
+	if e, ok := f["safe-writes"]; ok {
+		l.safeWrites(r, e.val)
+	}
 	if e, ok := f["clients"]; ok {
 		l.clients(r, e.val)
 	}
@@ -507,6 +510,33 @@ func (l *loader) groups(r *Rules, n *yaml.Node) {
 		r.Groups = append(r.Groups, g)
 	}
 }
+
+// safeWrites parses the writes that cannot lose an update: a command
+// (upper case) or a client method, with the option that makes it safe,
+// when it is safe only with one.
+func (l *loader) safeWrites(r *Rules, n *yaml.Node) {
+	for _, e := range l.mapping(n, "safe-writes", "commands or client methods to {} or {when: Option}") {
+		name := e.key.Value
+		if !safeWriteRE.MatchString(name) {
+			l.errf(e.key, "safe write %q is not a command such as XACK or a client method such as SetNX", name)
+			continue
+		}
+		what := fmt.Sprintf("safe write %q", name)
+		f := l.fields(e.val, what, []string{"when"})
+		w := &SafeWrite{Name: name, Pos: l.pos(e.key)}
+		if fe, ok := f["when"]; ok {
+			if v, ok := l.str(fe.val, "the option of "+what); ok {
+				w.When = v
+			}
+		}
+		if r.SafeWrites == nil {
+			r.SafeWrites = map[string]*SafeWrite{}
+		}
+		r.SafeWrites[name] = w
+	}
+}
+
+var safeWriteRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.|]*$`)
 
 func (l *loader) wrappers(r *Rules, n *yaml.Node) {
 	for _, e := range l.mapping(n, "wrappers", "function names to method rules") {
@@ -1017,6 +1047,13 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	}
 	for k, v := range over.Commands {
 		m.Commands[k] = v
+	}
+	if len(r.SafeWrites)+len(over.SafeWrites) > 0 {
+		m.SafeWrites = maps.Clone(r.SafeWrites)
+		if m.SafeWrites == nil {
+			m.SafeWrites = map[string]*SafeWrite{}
+		}
+		maps.Copy(m.SafeWrites, over.SafeWrites)
 	}
 	return m
 }

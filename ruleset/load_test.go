@@ -230,7 +230,7 @@ families:
 `, []string{`rules.yaml:1:10: version 2 is not supported; this slotlint reads rules files of version 1`}},
 		{"unknown top field", `version: 1
 family: {}
-`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, checks, families, groups, wrappers, clients, commands`}},
+`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, checks, families, groups, wrappers, safe-writes, clients, commands`}},
 		{"not a mapping", `- version: 1
 `, []string{`rules.yaml:1:1: a rules file must be a mapping that starts with "version: 1", not a list`}},
 		{"empty", ``, []string{`rules.yaml:1:1: the rules file is empty; it must be a mapping that starts with "version: 1"`}},

@@ -34,6 +34,21 @@ type Rules struct {
 	// Commands are raw Redis commands by lower-case name ("mget",
 	// "object|encoding" for a subcommand), as Redis's key specs describe them.
 	Commands map[string]*Command
+
+	// SafeWrites are the writes that cannot lose an update although their
+	// key specs say they update data, by command (upper case: "XACK") or
+	// client method ("SetNX").
+	SafeWrites map[string]*SafeWrite
+}
+
+// A SafeWrite is a write that cannot lose an update: the server makes it
+// conditional, or doing it twice is doing it once. When names the option
+// that makes it so (a field of the client's argument struct, such as
+// XClaimArgs's MinIdle), or is empty when it always is.
+type SafeWrite struct {
+	Name string
+	When string
+	Pos  Pos
 }
 
 // Severity says how a check's findings are reported.
