@@ -252,6 +252,60 @@ func f(ctx context.Context, r *runner, id string) {
 			`f: RENAME (through Do at p.go:21) ["order:<id>"] ["archive:<id>"]`,
 		},
 	},
+	{
+		// lcsin/go-itools (pkg/lua): Lua embedded into a string or a
+		// []byte, and kept in a map by name. The file is
+		// keyflow/testdata/realworld/release.lua. (An embed.FS read, directly
+		// or through a loader, is in the analyzer's realworld/luaembed.)
+		name: "rw-embedded-lua",
+		src: `//go:embed testdata/realworld/release.lua
+var releaseSrc string
+
+//go:embed testdata/realworld/release.lua
+var releaseBytes []byte
+
+var (
+	release = redis.NewScript(releaseSrc)
+	byName  = map[string]*redis.Script{"release": release}
+)
+
+func f(ctx context.Context, rdb *redis.Client) {
+	release.Run(ctx, rdb, []string{"lock:{a}"})
+	rdb.Eval(ctx, string(releaseBytes), []string{"lock:{b}"})
+	byName["release"].Run(ctx, rdb, []string{"lock:{c}"})
+}`,
+		want: []string{
+			`f: EVALSHA ["lock:{a}"] script "-- release a lock\nreturn redis.call('DEL', KEYS[1])\n" keys 1 args 0`,
+			`f: EVAL ["lock:{b}"] script "-- release a lock\nreturn redis.call('DEL', KEYS[1])\n" keys 1 args 0`,
+			`f: EVALSHA ["lock:{c}"] script "-- release a lock\nreturn redis.call('DEL', KEYS[1])\n" keys 1 args 0`,
+			`init: NewScript`,
+		},
+	},
+	{
+		// go-redis/cache, asynq's inspector: multi-key commands sent alone
+		// on a cluster client. Which of them go-redis splits is read from
+		// the build's file of the go-redis method, which these snippets'
+		// file set does not hold: the analyzer's realworld/split tests it.
+		name: "rw-split",
+		src: `func f(ctx context.Context, c *redis.ClusterClient, u redis.UniversalClient, n *redis.Client) {
+	c.Del(ctx, "a", "b")
+	u.MGet(ctx, "a", "b")
+	n.Del(ctx, "a", "b")
+	c.Rename(ctx, "a", "b")
+	c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, "a", "b")
+		return nil
+	})
+}`,
+		want: []string{
+			`f: DEL ["a"] ["b"]`,
+			`f: MGET ["a"] ["b"]`,
+			`f: DEL ["a"] ["b"]`,
+			`f: RENAME ["a"] ["b"]`,
+			`f: MULTI/EXEC transaction ["a"] ["b"]`,
+			`f: DEL ["a"] ["b"] queued @L5`,
+		},
+	},
 }
 
 func init() { engineCases = append(engineCases, realworldCases...) }

@@ -59,7 +59,11 @@ func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Metho
 // moduleVersion returns the version of the module that fn's file is in,
 // as the module cache's path of the file says.
 func (g *Engine) moduleVersion(fn *types.Func) ([3]int, bool) {
-	name := g.fset.Position(fn.Pos()).Filename
+	f := g.fset.File(fn.Pos())
+	if f == nil || int(fn.Pos()) < f.Base() || int(fn.Pos()) > f.Base()+f.Size() {
+		return [3]int{}, false
+	}
+	name := f.Name()
 	m := modVersionRE.FindStringSubmatch(name)
 	if m == nil {
 		return [3]int{}, false

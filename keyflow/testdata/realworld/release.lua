@@ -1,0 +1,2 @@
+-- release a lock
+return redis.call('DEL', KEYS[1])
