@@ -204,7 +204,7 @@ var registry = []Check{
 	{
 		Name: WatchInMulti, Family: FamilyAtomicity, Severity: SeverityError,
 		Doc:         "a WATCH queued inside MULTI/EXEC, which Redis refuses",
-		Description: "WATCH is sent on the pipeliner of TxPipelined or on a TxPipeline, so it is queued inside MULTI: Redis answers \"ERR WATCH inside MULTI is not allowed\" and watches nothing. Watch the keys before MULTI: give them to Watch(ctx, fn, keys...), or call tx.Watch(ctx, keys...) in fn before TxPipelined.",
+		Description: "WATCH is sent on the pipeliner of TxPipelined or on a TxPipeline, or after MULTI on one connection (redigo, a rueidis dedicated client), so it is queued inside MULTI: Redis answers \"ERR WATCH inside MULTI is not allowed\" and watches nothing. Watch the keys before MULTI: give them to Watch(ctx, fn, keys...), or call tx.Watch(ctx, keys...) in fn before TxPipelined.",
 		Anchor:      WatchInMulti,
 	},
 	{
