@@ -9,6 +9,7 @@ import (
 	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
+	"github.com/slotlint/slotlint/slot"
 	"github.com/yuin/gopher-lua/ast"
 )
 
@@ -81,7 +82,7 @@ type Finding struct {
 //
 // The findings come sorted: those about the call first, then by position.
 func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Finding {
-	c := &checker{s: s, cmds: cmds, call: &call, seen: map[string]bool{}}
+	c := &checker{s: s, cmds: cmds, call: &call}
 	c.flags()
 	c.crossSlot()
 	if s.Syntax != nil {
@@ -92,6 +93,15 @@ func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Fin
 			c.site(st)
 		}
 	}
+	c.sort()
+	return c.out
+}
+
+// sort puts the findings about the call first, then the others by position.
+func (c *checker) sort() {
+	if len(c.out) < 2 {
+		return
+	}
 	sort.SliceStable(c.out, func(i, j int) bool {
 		a, b := c.out[i], c.out[j]
 		if a.Line != b.Line {
@@ -99,7 +109,6 @@ func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Fin
 		}
 		return a.Col < b.Col
 	})
-	return c.out
 }
 
 type checker struct {
@@ -126,6 +135,9 @@ func (c *checker) add(category string, line, col int, format string, args ...any
 	k := category + "\x00" + msg
 	if c.seen[k] {
 		return
+	}
+	if c.seen == nil {
+		c.seen = map[string]bool{}
 	}
 	c.seen[k] = true
 	c.out = append(c.out, Finding{Category: category, Line: line, Col: col, Message: msg})
@@ -156,7 +168,7 @@ func (c *checker) flags() {
 
 // crossSlot checks that the keys passed in KEYS share a slot.
 func (c *checker) crossSlot() {
-	if len(c.call.Keys) < 2 {
+	if len(c.call.Keys) < 2 || sameSlotLiterals(c.call.Keys) {
 		return
 	}
 	col := keyspace.Colocate(c.call.Keys...)
@@ -175,6 +187,23 @@ func (c *checker) crossSlot() {
 	c.add(CategoryMaybeCrossSlot, 0, 0, "KEYS[%d] and KEYS[%d] must share a slot, but %s, and Redis Cluster fails the call with CROSSSLOT if they do%s; %s", a, b, col.Reason, note, col.Fix)
 }
 
+// sameSlotLiterals reports whether the keys are all literal, not empty, and
+// in one slot: Colocate's verdict is then Same, found without its work.
+func sameSlotLiterals(keys []keyspace.Key) bool {
+	first := -1
+	for _, k := range keys {
+		if len(k.Parts) != 1 || k.Parts[0].Unknown || k.Parts[0].Lit == "" {
+			return false
+		}
+		n := slot.Of(k.Parts[0].Lit)
+		if first >= 0 && n != first {
+			return false
+		}
+		first = n
+	}
+	return true
+}
+
 // arity compares the KEYS the script reads with the keys the call passes.
 func (c *checker) arity() {
 	if !c.call.KnownKeyCount {
@@ -182,10 +211,13 @@ func (c *checker) arity() {
 	}
 	n := len(c.call.Keys)
 	if !c.s.keysLen {
-		reported := map[int]bool{}
+		var reported map[int]bool
 		for _, r := range c.s.keyReads {
 			if r.idx <= n || r.guarded || reported[r.idx] {
 				continue
+			}
+			if reported == nil {
+				reported = map[int]bool{}
 			}
 			reported[r.idx] = true
 			c.add(CategoryArity, r.line, r.col, "KEYS[%d] is nil: the call passes %s; pass the key in KEYS", r.idx, countKeys(n))
@@ -194,13 +226,9 @@ func (c *checker) arity() {
 	if c.s.keysWhole || n == 0 {
 		return
 	}
-	read := map[int]bool{}
-	for _, r := range c.s.keyReads {
-		read[r.idx] = true
-	}
 	var unused []string
 	for i := 1; i <= n; i++ {
-		if !read[i] {
+		if !c.s.keysRead[i] {
 			unused = append(unused, fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote()))
 		}
 	}

@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -21,8 +22,13 @@ func FuzzParseCheck(f *testing.F) {
 		s, _ := Parse("fuzz", src)
 		s.MaxKeyIndex()
 		s.Commands()
+		m := s.Summarize(lookupTest)
 		for _, c := range calls {
-			checkInvariants(t, s, s.Check(lookupTest, c))
+			got := s.Check(lookupTest, c)
+			checkInvariants(t, s, got)
+			if sum := m.Check(c); !reflect.DeepEqual(sum, got) {
+				t.Errorf("Summary.Check differs from Check for %s:\ngot  %s\nwant %s", describeCall(c), findingList(sum), findingList(got))
+			}
 		}
 	})
 }

@@ -66,6 +66,7 @@ func runCases(t *testing.T, cases []checkCase) {
 			got := s.Check(cmds, tc.call)
 			checkInvariants(t, s, got)
 			expectFindings(t, got, tc.want)
+			sameAsCheck(t, s, cmds, tc.call)
 		})
 	}
 }

@@ -123,6 +123,7 @@ func TestLibraryFunctions(t *testing.T) {
 				t.Fatalf("no function %s", tc.fn)
 			}
 			got := s.Check(lookupTest, tc.call)
+			sameAsCheck(t, s, lookupTest, tc.call)
 			for _, f := range got {
 				if !strings.HasPrefix(f.Message, "function "+tc.fn) || strings.Contains(f.Message, "KEYS") || strings.Contains(f.Message, "ARGV") {
 					t.Errorf("message not about function %s: %s", tc.fn, f.Message)

@@ -25,6 +25,7 @@ type Script struct {
 	keyReads  []*keyRead
 	keysWhole bool
 	keysLen   bool
+	keysRead  map[int]bool // the i of the KEYS[i] in keyReads
 
 	fn *function // set for a function of a library
 }
@@ -71,6 +72,10 @@ func (s *Script) collect(a *analyzer) {
 		return s.keyReads[i].col < s.keyReads[j].col
 	})
 	s.keysWhole, s.keysLen = a.keysWhole, a.keysLen
+	s.keysRead = map[int]bool{}
+	for _, r := range s.keyReads {
+		s.keysRead[r.idx] = true
+	}
 }
 
 // MaxKeyIndex returns the largest constant i of the KEYS[i] the script
