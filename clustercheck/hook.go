@@ -914,6 +914,16 @@ type scriptEntry struct {
 	// do, is checked once.
 	clean  sync.Map
 	nClean atomic.Int32
+	// sum is the script's summary for the key specs in use: a call with
+	// new keys and arguments only applies them to it.
+	sum atomic.Pointer[scriptSummary]
+}
+
+// A scriptSummary is a script's luacheck.Summary, made with the command
+// table of the server's key specs srv (nil before they are fetched).
+type scriptSummary struct {
+	srv *cmdMap
+	m   *luacheck.Summary
 }
 
 // maxCleanCalls bounds the calls remembered per script.
@@ -952,6 +962,18 @@ func (e *scriptEntry) parsed(name string) *luacheck.Script {
 	return e.script
 }
 
+// summary returns the script's summary for the key specs t gives now,
+// made once, and again once the server's specs replace the rules'.
+func (e *scriptEntry) summary(s *luacheck.Script, t *cmdTable) *luacheck.Summary {
+	srv := t.server.Load()
+	if p := e.sum.Load(); p != nil && p.srv == srv {
+		return p.m
+	}
+	m := s.Summarize(t.command)
+	e.sum.Store(&scriptSummary{srv: srv, m: m})
+	return m
+}
+
 // scriptCategories are the script findings the hook reports: what a cluster
 // refuses.
 var scriptCategories = map[string]bool{
@@ -972,7 +994,7 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 	if err != nil || n < 0 || 3+n > len(argv) {
 		return nil // the server rejects it
 	}
-	keys, sargs := argv[3:3+n], argv[3+n:]
+	keys := argv[3 : 3+n]
 	upper := strings.ToUpper(name)
 	if e := colocation(KindScript, upper, keys); e != nil {
 		return e
@@ -1002,13 +1024,14 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 	if s == nil {
 		return nil
 	}
+	lits := litKeys(argv[3:])
 	call := luacheck.Call{
-		Keys: litKeys(keys), KnownKeyCount: true,
-		Args: litKeys(sargs), KnownArgCount: true,
+		Keys: lits[:n:n], KnownKeyCount: true,
+		Args: lits[n:], KnownArgCount: true,
 		Cluster: true,
 	}
 	var found []luacheck.Finding
-	for _, f := range s.Check(h.table.command, call) {
+	for _, f := range entry.summary(s, h.table).Check(call) {
 		if scriptCategories[f.Category] {
 			found = append(found, f)
 		}
