@@ -158,3 +158,32 @@ func TestSummaryQuietSites(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSummaryCheck times a call's check through the Summary against
+// the full Check, in the same run, on the script of the runtime hook's
+// EVALSHA benchmark, with new keys at each call.
+func BenchmarkSummaryCheck(b *testing.B) {
+	s, err := Parse("bench", `redis.call('SET', KEYS[1], ARGV[1]); return redis.call('GET', KEYS[2])`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	calls := make([]Call, 4096)
+	for i := range calls {
+		tag := "{k" + fmt.Sprint(i) + "}"
+		calls[i] = runtimeCall([]string{tag + "1", tag + "2"}, "a")
+		calls[i].Cluster = true
+	}
+	b.Run("Check", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := range b.N {
+			s.Check(lookupTest, calls[i%len(calls)])
+		}
+	})
+	b.Run("Summary", func(b *testing.B) {
+		b.ReportAllocs()
+		m := s.Summarize(lookupTest)
+		for i := range b.N {
+			m.Check(calls[i%len(calls)])
+		}
+	})
+}
