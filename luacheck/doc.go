@@ -9,6 +9,9 @@
 // keys), and slotlint's runtime hook calls it with the script and the
 // concrete KEYS and ARGV of each call. Parse a script once, then Check it for
 // every call; a Script is immutable, and Check is safe for concurrent use.
+// A caller that checks many calls of one script, as the runtime hook does,
+// Summarizes it once for its command lookup: Summary.Check gives the same
+// findings as Check, and only works through what depends on the call.
 //
 // The checks follow what Redis does with a script:
 //
