@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/slotlint/slotlint/clustercheck/internal/crossslot"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
@@ -676,28 +677,11 @@ func appendKeys(dst []string, info *cmdInfo, args []any) []string {
 
 // colocation returns a CrossSlotError when keys span slots.
 func colocation(kind, command string, keys []string) *CrossSlotError {
-	if len(keys) < 2 {
+	slots, reason, fix, split := crossslot.Split(keys)
+	if !split {
 		return nil
 	}
-	first := slot.Of(keys[0])
-	same := true
-	for _, k := range keys[1:] {
-		if slot.Of(k) != first {
-			same = false
-			break
-		}
-	}
-	if same {
-		return nil
-	}
-	lits := make([]keyspace.Key, len(keys))
-	slots := make([]int, len(keys))
-	for i, k := range keys {
-		lits[i] = keyspace.Lit(k)
-		slots[i] = slot.Of(k)
-	}
-	c := keyspace.Colocate(lits...)
-	return &CrossSlotError{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: c.Reason, Fix: c.Fix}
+	return &CrossSlotError{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: reason, Fix: fix}
 }
 
 // processPipeline checks a pipeline, or a transaction: cmds between MULTI

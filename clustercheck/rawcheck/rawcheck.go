@@ -14,9 +14,8 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint"
-	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/clustercheck/internal/crossslot"
 	"github.com/slotlint/slotlint/ruleset"
-	"github.com/slotlint/slotlint/slot"
 )
 
 // Kinds of Error.
@@ -100,28 +99,11 @@ func (c *Checker) Command(argv []string) *Error {
 
 // colocation returns an Error when keys span slots.
 func colocation(kind, command string, keys []string) *Error {
-	if len(keys) < 2 {
+	slots, reason, fix, split := crossslot.Split(keys)
+	if !split {
 		return nil
 	}
-	first := slot.Of(keys[0])
-	same := true
-	for _, k := range keys[1:] {
-		if slot.Of(k) != first {
-			same = false
-			break
-		}
-	}
-	if same {
-		return nil
-	}
-	lits := make([]keyspace.Key, len(keys))
-	slots := make([]int, len(keys))
-	for i, k := range keys {
-		lits[i] = keyspace.Lit(k)
-		slots[i] = slot.Of(k)
-	}
-	col := keyspace.Colocate(lits...)
-	return &Error{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: col.Reason, Fix: col.Fix}
+	return &Error{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: reason, Fix: fix}
 }
 
 // A Conn follows the transaction state of one connection: the keys WATCHed,

@@ -1,0 +1,39 @@
+// Package crossslot is the colocation check that the go-redis hook
+// (clustercheck) and the argument-list checker of the other clients' hooks
+// (clustercheck/rawcheck) share: whether a command's literal keys span
+// slots, each key's slot, and keyspace's reason and hashtag fix.
+package crossslot
+
+import (
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// Split reports whether keys span more than one slot. When they do, it
+// returns each key's slot, in order, and the reason and fix of
+// keyspace.Colocate for the keys as literals. Keys in one slot cost no
+// allocation.
+func Split(keys []string) (slots []int, reason, fix string, split bool) {
+	if len(keys) < 2 {
+		return nil, "", "", false
+	}
+	first := slot.Of(keys[0])
+	same := true
+	for _, k := range keys[1:] {
+		if slot.Of(k) != first {
+			same = false
+			break
+		}
+	}
+	if same {
+		return nil, "", "", false
+	}
+	lits := make([]keyspace.Key, len(keys))
+	slots = make([]int, len(keys))
+	for i, k := range keys {
+		lits[i] = keyspace.Lit(k)
+		slots[i] = slot.Of(k)
+	}
+	c := keyspace.Colocate(lits...)
+	return slots, c.Reason, c.Fix, true
+}
