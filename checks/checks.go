@@ -14,14 +14,16 @@
 //   - the rules file's checks: section and the README's table (Markdown)
 //     are held equal to the list by this package's tests.
 //
-// The package uses the standard library only, so that the domain packages
-// (ruleset, luacheck) may import it.
+// The package uses the standard library only (and internal/editdist, which
+// does too), so that the domain packages (ruleset, luacheck) may import it.
 package checks
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/slotlint/slotlint/internal/editdist"
 )
 
 // The names of the checks, which are also the categories of their findings.
@@ -283,32 +285,11 @@ func UnknownError(name string) error {
 func closest(name string) string {
 	best, bestDist := "", 3
 	for _, c := range registry {
-		if d := distance(name, c.Name); d < bestDist {
+		if d := editdist.Levenshtein(name, c.Name); d < bestDist {
 			best, bestDist = c.Name, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Text returns the list of checks as plain text for a command's help, such

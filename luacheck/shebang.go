@@ -3,6 +3,8 @@ package luacheck
 import (
 	"fmt"
 	"strings"
+
+	"github.com/slotlint/slotlint/internal/editdist"
 )
 
 // Shebang flags that Redis 7 knows.
@@ -166,31 +168,11 @@ func nearestFlag(name string) string {
 		if strings.EqualFold(f, name) || strings.Contains(f, strings.ToLower(name)) && len(name) > 4 {
 			return f
 		}
-		if d := editDistance(strings.ToLower(name), f); d < bestD {
+		if d := editdist.Levenshtein(strings.ToLower(name), f); d < bestD {
 			best, bestD = f, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // joinAnd joins items as a, b and c.
