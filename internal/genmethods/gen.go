@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/gensection"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -726,25 +727,13 @@ func Format(tables []*Table, commandsSource string) string {
 			fmt.Fprintf(&b, "      %s\n", m.Line())
 		}
 		if len(t.Unexpressible) > 0 {
-			wrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, "; ")+".")
+			gensection.WrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, "; ")+".")
 		}
 		if len(t.Missing) > 0 {
-			wrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+
+			gensection.WrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+
 				"nor the command JSON files in internal/gencommands/specs have their commands: "+strings.Join(t.Missing, ", ")+".")
 		}
 	}
 	b.WriteString("# END GENERATED clients\n")
 	return b.String()
-}
-
-func wrapComment(b *strings.Builder, indent, text string) {
-	line := indent + "#"
-	for _, w := range strings.Fields(text) {
-		if len(line)+1+len(w) > 78 && len(line) > len(indent)+1 {
-			b.WriteString(line + "\n")
-			line = indent + "#"
-		}
-		line += " " + w
-	}
-	b.WriteString(line + "\n")
 }

@@ -29,6 +29,7 @@ import (
 	"os"
 	"regexp"
 
+	"github.com/slotlint/slotlint/internal/gensection"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -43,25 +44,9 @@ func main() {
 }
 
 func run(path string, check bool) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	section, err := Build(path, data, func(c Client) (*API, error) { return Load(c.Path, ".") })
-	if err != nil {
-		return err
-	}
-	updated, err := ReplaceSection(data, section)
-	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	if bytes.Equal(updated, data) {
-		return nil
-	}
-	if check {
-		return fmt.Errorf("%s: the clients section is out of date; run go run ./internal/genmethods", path)
-	}
-	return os.WriteFile(path, updated, 0o666)
+	return clientsSection.Update(path, check, func(data []byte) (string, error) {
+		return Build(path, data, func(c Client) (*API, error) { return Load(c.Path, ".") })
+	})
 }
 
 // Build generates the clients section for the rules file data, with the
@@ -98,7 +83,7 @@ var redisVersionRE = regexp.MustCompile(`Redis (\d+\.\d+\.\d+)`)
 // Commands parses the commands section of a rules file. source names where
 // the table came from, "(Redis 7.0.15) ", or is "".
 func Commands(path string, data []byte) (map[string]*ruleset.Command, string, error) {
-	begin, end, err := markers(data, beginCommands, endCommands)
+	begin, end, err := gensection.Section{Begin: beginCommands, End: endCommands}.Bounds(data)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %v", path, err)
 	}
@@ -120,54 +105,11 @@ func Commands(path string, data []byte) (map[string]*ruleset.Command, string, er
 	return r.Commands, source, nil
 }
 
+// clientsSection is the section of rules.yaml that genmethods writes.
+var clientsSection = gensection.Section{Name: "clients", Begin: beginClients, End: endClients, Generator: "go run ./internal/genmethods"}
+
 // ReplaceSection replaces the lines from the clients begin marker to the end
 // marker, both included, with section.
 func ReplaceSection(data []byte, section string) ([]byte, error) {
-	begin, end, err := markers(data, beginClients, endClients)
-	if err != nil {
-		return nil, err
-	}
-	var out []byte
-	out = append(out, data[:begin]...)
-	out = append(out, section...)
-	out = append(out, data[end:]...)
-	return out, nil
-}
-
-// markers returns the offset of the line with the begin marker and the
-// offset just past the line with the end marker.
-func markers(data []byte, beginMarker, endMarker string) (begin, end int, err error) {
-	begin = lineOf(data, beginMarker, 0)
-	if begin < 0 {
-		return 0, 0, fmt.Errorf("no line %q", beginMarker)
-	}
-	e := lineOf(data, endMarker, begin)
-	if e < 0 {
-		return 0, 0, fmt.Errorf("no line %q after %q", endMarker, beginMarker)
-	}
-	end = e + len(endMarker)
-	if end < len(data) && data[end] == '\n' {
-		end++
-	}
-	return begin, end, nil
-}
-
-// lineOf returns the offset of the first line at or after from that is
-// exactly marker, or -1.
-func lineOf(data []byte, marker string, from int) int {
-	for off := from; off < len(data); {
-		next := bytes.IndexByte(data[off:], '\n')
-		line := data[off:]
-		if next >= 0 {
-			line = data[off : off+next]
-		}
-		if string(bytes.TrimRight(line, "\r")) == marker {
-			return off
-		}
-		if next < 0 {
-			break
-		}
-		off += next + 1
-	}
-	return -1
+	return clientsSection.Replace(data, section)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/gensection"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/packages"
 )
@@ -273,13 +274,13 @@ func (ct *CompatTable) format(b *strings.Builder) {
 			roles = append(roles, tr[0]+": "+tr[1])
 		}
 		fmt.Fprintf(b, "    types: {%s}\n", strings.Join(roles, ", "))
-		wrapComment(b, "    ", fmt.Sprintf("The adapter has %s's API shape: each rule of %s whose method the adapter has with the same parameters.", t.Compat.Like, t.Compat.Like))
+		gensection.WrapComment(b, "    ", fmt.Sprintf("The adapter has %s's API shape: each rule of %s whose method the adapter has with the same parameters.", t.Compat.Like, t.Compat.Like))
 		b.WriteString("    methods:\n")
 		for _, l := range t.Lines {
 			fmt.Fprintf(b, "      %s\n", l)
 		}
 		if len(t.Differs) > 0 {
-			wrapComment(b, "    ", fmt.Sprintf("Not described, since the adapter's parameters differ from %s's: %s.", t.Compat.Like, strings.Join(t.Differs, ", ")))
+			gensection.WrapComment(b, "    ", fmt.Sprintf("Not described, since the adapter's parameters differ from %s's: %s.", t.Compat.Like, strings.Join(t.Differs, ", ")))
 		}
 	}
 }

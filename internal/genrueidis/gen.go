@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/gensection"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -473,13 +473,13 @@ func Format(tables []*Table, compat *CompatTable) string {
 			roles = append(roles, tr[0]+": "+tr[1])
 		}
 		fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
-		wrapComment(&b, "    ", "Do and DoMulti send what a builder chain built; Builder.X starts the chain of a command, and the chain methods listed take its keys. The builder is generated from Redis's command JSON, and its key methods are those of the arguments of type key.")
+		gensection.WrapComment(&b, "    ", "Do and DoMulti send what a builder chain built; Builder.X starts the chain of a command, and the chain methods listed take its keys. The builder is generated from Redis's command JSON, and its key methods are those of the arguments of type key.")
 		b.WriteString("    methods:\n")
 		for _, l := range t.Lines {
 			fmt.Fprintf(&b, "      %s\n", l)
 		}
 		if len(t.Missing) > 0 {
-			wrapComment(&b, "    ", "Not described, since the commands table has no key specs for them: "+strings.Join(t.Missing, ", ")+".")
+			gensection.WrapComment(&b, "    ", "Not described, since the commands table has no key specs for them: "+strings.Join(t.Missing, ", ")+".")
 		}
 	}
 	if compat != nil {
@@ -489,53 +489,17 @@ func Format(tables []*Table, compat *CompatTable) string {
 	return b.String()
 }
 
-func wrapComment(b *strings.Builder, indent, text string) {
-	line := indent + "#"
-	for _, w := range strings.Fields(text) {
-		if len(line)+1+len(w) > 78 && len(line) > len(indent)+1 {
-			b.WriteString(line + "\n")
-			line = indent + "#"
-		}
-		line += " " + w
-	}
-	b.WriteString(line + "\n")
+// builderSection is the section of rules.yaml that genrueidis writes.
+var builderSection = gensection.Section{
+	Name:      "builder clients",
+	Begin:     beginSection,
+	End:       endSection,
+	Where:     fmt.Sprintf("inside clients:, after %q", "# END GENERATED clients"),
+	Generator: "go run ./internal/genrueidis",
 }
 
 // ReplaceSection replaces the lines from the begin marker to the end
 // marker, both included, with section.
 func ReplaceSection(data []byte, section string) ([]byte, error) {
-	begin := lineOf(data, beginSection, 0)
-	if begin < 0 {
-		return nil, fmt.Errorf("no line %q; put the markers inside clients:, after %q", beginSection, "# END GENERATED clients")
-	}
-	e := lineOf(data, endSection, begin)
-	if e < 0 {
-		return nil, fmt.Errorf("no line %q after %q", endSection, beginSection)
-	}
-	end := e + len(endSection)
-	if end < len(data) && data[end] == '\n' {
-		end++
-	}
-	var out []byte
-	out = append(out, data[:begin]...)
-	out = append(out, section...)
-	return append(out, data[end:]...), nil
-}
-
-func lineOf(data []byte, marker string, from int) int {
-	for off := from; off < len(data); {
-		next := bytes.IndexByte(data[off:], '\n')
-		line := data[off:]
-		if next >= 0 {
-			line = data[off : off+next]
-		}
-		if string(bytes.TrimRight(line, "\r")) == marker {
-			return off
-		}
-		if next < 0 {
-			break
-		}
-		off += next + 1
-	}
-	return -1
+	return builderSection.Replace(data, section)
 }

@@ -39,7 +39,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -57,23 +56,7 @@ func main() {
 }
 
 func run(path, dir string, check bool) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	section, err := Build(path, data, dir)
-	if err != nil {
-		return err
-	}
-	updated, err := ReplaceSection(data, section)
-	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	if bytes.Equal(updated, data) {
-		return nil
-	}
-	if check {
-		return fmt.Errorf("%s: the builder clients section is out of date; run go run ./internal/genrueidis", path)
-	}
-	return os.WriteFile(path, updated, 0o666)
+	return builderSection.Update(path, check, func(data []byte) (string, error) {
+		return Build(path, data, dir)
+	})
 }
