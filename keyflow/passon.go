@@ -85,20 +85,7 @@ func (g *Engine) scriptParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Meth
 	case m.Script >= 0 && m.Script < len(call.Args):
 		x = call.Args[m.Script]
 	}
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return 0
-	}
-	v, ok := g.info.Uses[id].(*types.Var)
-	if !ok {
-		return 0
-	}
-	p, ok := e.params[v]
-	if !ok || !isParamID(p) {
-		return 0
-	}
-	n, _ := strconv.Atoi(p[1:])
-	return n + 1
+	return g.callerScriptParam(e, x)
 }
 
 // addPassedOn adds at a call of fn the command that fn passes its key
