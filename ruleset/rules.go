@@ -210,6 +210,11 @@ const ReceiverParam = -1
 //	N.F         field F of the struct (or pointer) parameter N is a key
 //	N.F[]       field F is a []string of keys
 //	N.F[:half]  the first half of []string field F are keys (XRead streams)
+//	N[].F       field F of each struct (or pointer) element of slice
+//	            parameter N is a key (JSONMSetArgs's []JSONSetArgs)
+//	N[][K]      element K of each inner slice of slice parameter N is a key
+//	            (TSMAdd's [][]interface{}: N[][0])
+//	N{}         each key of map parameter N is a key (CMSMergeWithWeight)
 type Selector struct {
 	Param    int
 	Field    string
@@ -218,8 +223,19 @@ type Selector struct {
 	Slice    bool // []: each element of the slice
 	Half     bool // [:half] or ...half: the first half of the elements
 	KeyCount bool // ...keycount: the first elements, as many as the script's key count
-	Text     string
+	// ElemField is F of N[].F: the field of each element (Slice is set).
+	ElemField string
+	// Inner is true for N[][K]: element ElemIndex of each inner slice
+	// (Slice is set).
+	Inner     bool
+	ElemIndex int
+	MapKeys   bool // N{}: each key of the map
+	Text      string
 }
+
+// PerElement reports whether the selector takes a part of each element of
+// a slice (N[].F, N[][K]) rather than the elements themselves.
+func (s Selector) PerElement() bool { return s.ElemField != "" || s.Inner }
 
 func (s Selector) String() string { return s.Text }
 
@@ -257,6 +273,20 @@ func ParseSelector(text string) (Selector, error) {
 	case rest == "[]":
 		s.Slice = true
 		return s, nil
+	case rest == "{}":
+		s.MapKeys = true
+		return s, nil
+	case strings.HasPrefix(rest, "[]."):
+		if f := rest[3:]; isIdent(f) {
+			s.Slice, s.ElemField = true, f
+			return s, nil
+		}
+	case strings.HasPrefix(rest, "[][") && strings.HasSuffix(rest, "]"):
+		if d := rest[3 : len(rest)-1]; d != "" && strings.Trim(d, "0123456789") == "" && len(d) <= 6 {
+			s.Slice, s.Inner = true, true
+			s.ElemIndex, _ = strconv.Atoi(d)
+			return s, nil
+		}
 	case strings.HasPrefix(rest, "."):
 		rest = rest[1:]
 		j := 0
@@ -278,7 +308,19 @@ func ParseSelector(text string) (Selector, error) {
 			return s, nil
 		}
 	}
-	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N...keycount, N[], N.Field, N.Field[], N.Field[:half]", text)
+	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N...keycount, N[], N.Field, N.Field[], N.Field[:half], N[].Field, N[][K], N{}", text)
+}
+
+// isIdent reports whether s is a Go identifier of ASCII letters, digits and
+// underscores.
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // A Wrapper is a user function that takes keys and passes them to one
