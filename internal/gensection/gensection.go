@@ -1,7 +1,8 @@
 // Package gensection rewrites a generated section of a text file, such as
 // rules.yaml: the lines from a begin marker line to an end marker line,
 // both included. slotlint's generators of rules.yaml sections
-// (internal/genmethods, internal/genrueidis) share it.
+// (internal/genmethods, internal/genrueidis) share it; internal/gencommands
+// shares its comment wrapping.
 package gensection
 
 import (
