@@ -347,6 +347,9 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			}
 		}
 		switch {
+		case sel.PerElement() || sel.MapKeys:
+			keys, o := g.elemKeys(e, arg, sel)
+			groups, open = append(groups, keys...), open || o
 		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
 			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
 				groups = append(groups, e.keys(args[i]))
@@ -383,6 +386,67 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		}
 	}
 	return groups, open
+}
+
+// elemKeys returns the keys that N[].F, N[][K] or N{} pick out of a slice
+// or map that x builds: a composite literal, or a local variable set once
+// to one. Anything else (a parameter, a call, a slice that grows by
+// append) holds keys that are not seen: open.
+func (g *Engine) elemKeys(e *evaluator, x ast.Expr, sel ruleset.Selector) (groups []Group, open bool) {
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	if id, isID := ast.Unparen(x).(*ast.Ident); isID {
+		if v := e.localVar(id); v != nil && len(e.appends[v]) == 0 && !g.indexWritten()[v] {
+			lit, ok = ast.Unparen(e.setOnce(id)).(*ast.CompositeLit)
+		}
+	}
+	if !ok {
+		return nil, true
+	}
+	for _, el := range lit.Elts {
+		if sel.MapKeys {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return groups, true
+			}
+			groups = append(groups, e.keys(kv.Key))
+			continue
+		}
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			el = kv.Value
+		}
+		var k ast.Expr
+		if sel.ElemField != "" {
+			k = g.fieldExpr(e, el, sel.ElemField)
+		} else {
+			k = innerElem(e, el, sel.ElemIndex)
+		}
+		if k == nil {
+			open = true
+			continue
+		}
+		groups = append(groups, e.keys(k))
+	}
+	return groups, open
+}
+
+// innerElem returns element i of the slice literal that x builds, or nil.
+func innerElem(e *evaluator, x ast.Expr, i int) ast.Expr {
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok {
+		if rhs := e.setOnce(id); rhs != nil {
+			x = ast.Unparen(rhs)
+		}
+	}
+	lit, ok := x.(*ast.CompositeLit)
+	if !ok || i >= len(lit.Elts) {
+		return nil
+	}
+	for _, el := range lit.Elts[:i+1] {
+		if _, ok := el.(*ast.KeyValueExpr); ok {
+			return nil // indexed elements: [][]interface{}{{2: v, 0: key}}
+		}
+	}
+	return lit.Elts[i]
 }
 
 // variadicEnd returns where the keys of a variadic selector end among a

@@ -313,10 +313,7 @@ var skipMethods = map[string]string{
 
 // unexpressible are methods whose keys no selector can describe, with the
 // reason, which rules.yaml gives.
-var unexpressible = map[string]string{
-	"JSONMSetArgs": "the keys are the Key field of each element of docs []JSONSetArgs",
-	"TSMAdd":       "the keys are the first element of each slice of ktvSlices [][]interface{}",
-}
+var unexpressible = map[string]string{}
 
 // A Table is the generated method table of one client, with what was left
 // out and why.
@@ -413,6 +410,13 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 			case isString(t):
 				m.Keys = append(m.Keys, strconv.Itoa(i))
 				continue
+			case isStringKeyedMap(t):
+				// The keys of a map whose values go with them
+				// (CMSMergeWithWeight's source keys and weights); the
+				// command's key specs must take a list of keys, checked
+				// below.
+				m.Keys = append(m.Keys, fmt.Sprintf("%d{}", i))
+				continue
 			default:
 				if st, _ := structOf(t); st == nil {
 					m.partial = fmt.Sprintf("the keys are in %s %s", p.Name(), types.TypeString(t, types.RelativeTo(a.Types)))
@@ -494,6 +498,23 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 			m.Keys = append(m.Keys, fmt.Sprintf("%d...%s", params.Len()-1, form))
 		}
 	}
+	if step := rangeStep(c); len(m.Keys) == 0 && step > 1 {
+		// Groups of step arguments, each led by its key, that the method
+		// takes as one slice element each: a struct with one key field
+		// (JSONMSetArgs's []JSONSetArgs), or a slice whose first element is
+		// the key (TSMAdd's [][]interface{}).
+		for i := 1; i < params.Len(); i++ {
+			if sel := elemSelector(i, params.At(i).Type()); sel != "" {
+				m.Keys = append(m.Keys, sel)
+				break
+			}
+		}
+	}
+	for _, k := range m.Keys {
+		if s, err := ruleset.ParseSelector(k); err == nil && s.MapKeys && !listKeys(c) {
+			return nil, "", fmt.Errorf("%s.%s: the keys of map parameter %d would be keys, but %s takes no list of keys; fix the generator's rules", a.Path, name, s.Param, upper)
+		}
+	}
 	if dbCommands[cmd] {
 		for i := 0; i < params.Len(); i++ {
 			if p := params.At(i); p.Name() == "db" && isInt(p.Type()) {
@@ -513,6 +534,50 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		}
 	}
 	return m, "", nil
+}
+
+// elemSelector returns the selector of the keys in each element of slice
+// parameter i of type t: N[].F for a struct (or pointer) element with one
+// string key field F, N[][0] for a []interface{} element; "" for others.
+func elemSelector(i int, t types.Type) string {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return ""
+	}
+	if inner, ok := sl.Elem().Underlying().(*types.Slice); ok && isEmptyInterface(inner.Elem()) {
+		return fmt.Sprintf("%d[][0]", i)
+	}
+	st, _ := structOf(sl.Elem())
+	if st == nil {
+		return ""
+	}
+	var found []string
+	for j := 0; j < st.NumFields(); j++ {
+		if f := st.Field(j); f.Exported() && keyFields[f.Name()] && isString(f.Type()) {
+			found = append(found, f.Name())
+		}
+	}
+	if len(found) != 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d[].%s", i, found[0])
+}
+
+// isStringKeyedMap reports whether t is a map with string keys.
+func isStringKeyedMap(t types.Type) bool {
+	m, ok := t.Underlying().(*types.Map)
+	return ok && isString(m.Key())
+}
+
+// listKeys reports whether a command's key specs take a list of keys of a
+// length the caller chooses: a key count or a range to the end.
+func listKeys(c *ruleset.Command) bool {
+	for _, ks := range c.Keys {
+		if !slices.Contains(ks.Flags, "NOT_KEY") && (ks.IsKeyNum || ks.LastKey < 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepForms name the variadic selector forms by their step.

@@ -172,8 +172,9 @@ func checkMethod(fn *types.Func, m *ruleset.Method) []error {
 }
 
 // checkSelector checks that a selector fits a signature: parameter N exists,
-// N... is the variadic parameter, N[] a slice, N.F a field of a struct; keys
-// are strings (pairs any value).
+// N... is the variadic parameter, N[] a slice, N.F a field of a struct, N[].F
+// and N[][0] a slice of structs with key field F or of []interface{}, N{} a
+// map with string keys; keys are strings (pairs any value).
 func checkSelector(sig *types.Signature, s ruleset.Selector, key bool) []error {
 	params := sig.Params()
 	if s.Param >= params.Len() {
@@ -186,6 +187,18 @@ func checkSelector(sig *types.Signature, s ruleset.Selector, key bool) []error {
 		return []error{fmt.Errorf("selector %s: parameter %d (%s %s): %s", s, s.Param, p.Name(), t, fmt.Sprintf(format, args...))}
 	}
 	switch {
+	case s.MapKeys:
+		if !isStringKeyedMap(t) {
+			return fail("not a map with string keys")
+		}
+	case s.PerElement():
+		_, ok := t.Underlying().(*types.Slice)
+		if last || !ok {
+			return fail("not a slice")
+		}
+		if sel := elemSelector(s.Param, t); sel != s.Text {
+			return fail("its elements take the selector %q", sel)
+		}
 	case s.Variadic:
 		if !last {
 			return fail("not variadic")

@@ -15,9 +15,6 @@ import (
 // when another method is missing, and when one of these gets described or
 // stops being multi-key, so that the list only ever shrinks.
 var multiKeyGaps = map[string]string{
-	"JSONMSetArgs":        "no selector takes a field of each element of a slice of structs",
-	"TSMAdd":              "no selector takes the first element of each slice of a [][]interface{}",
-	"CMSMergeWithWeight":  "no selector takes the keys of a map",
 	"TSNRange":            "no command JSON file in internal/gencommands/specs has TS.NRANGE",
 	"TSNRangeWithArgs":    "no command JSON file in internal/gencommands/specs has TS.NRANGE",
 	"TSNRevRange":         "no command JSON file in internal/gencommands/specs has TS.NREVRANGE",
@@ -153,5 +150,5 @@ func selectsMany(sels []ruleset.Selector) bool {
 	if len(sels) > 1 {
 		return true
 	}
-	return len(sels) == 1 && (sels[0].Variadic || sels[0].Slice)
+	return len(sels) == 1 && (sels[0].Variadic || sels[0].Slice || sels[0].MapKeys)
 }

@@ -48,3 +48,39 @@ func xreadStreams(ctx context.Context, rdb *redis.ClusterClient) {
 	bad := []string{"stream", "stream2", "0", "0"}
 	rdb.XReadStreams(ctx, bad...) // want `XREAD keys "stream" .* and "stream2" .* hash to different slots`
 }
+
+// JSON.MSET through JSONMSetArgs: the keys are the Key field of each
+// JSONSetArgs, as in go-redis's json_test.go ("should JSONMSet").
+func jsonMSetArgs(ctx context.Context, rdb *redis.ClusterClient, given []redis.JSONSetArgs) {
+	doc1 := redis.JSONSetArgs{Key: "mset1", Path: "$", Value: `{"a": 1}`}
+	doc2 := redis.JSONSetArgs{Key: "mset2", Path: "$", Value: 2}
+	docs := []redis.JSONSetArgs{doc1, doc2}
+	rdb.JSONMSetArgs(ctx, docs) // want `JSON.MSET keys "mset1" .* and "mset2" .* hash to different slots`
+	rdb.JSONMSetArgs(ctx, []redis.JSONSetArgs{{Key: "{mset}1", Path: "$", Value: 1}, {Key: "{mset}2", Path: "$", Value: 2}})
+	rdb.JSONMSetArgs(ctx, given) // keys not seen: nothing to say
+}
+
+// TS.MADD key timestamp value [key timestamp value ...]: the key is the
+// first element of each row, as in go-redis's timeseries_commands_test.go
+// ("should TSMAdd").
+func tsMAdd(ctx context.Context, rdb *redis.ClusterClient) {
+	rdb.TSMAdd(ctx, [][]interface{}{{"a", 1, 1.0}, {"b", 2, 2.0}}) // want `TS.MADD keys "a" .* and "b" .* hash to different slots`
+	rdb.TSMAdd(ctx, [][]interface{}{{"{ts}a", 1, 1.0}, {"{ts}b", 2, 2.0}})
+	ktvSlices := make([][]interface{}, 3)
+	for i := 0; i < 3; i++ {
+		ktvSlices[i] = []interface{}{"a", i, 1.0}
+	}
+	rdb.TSMAdd(ctx, ktvSlices) // keys set by index: not seen
+}
+
+// CMS.MERGE destination numkeys source [source ...] WEIGHTS ...: the
+// sources are the keys of the map, as in go-redis's probabilistic_test.go
+// ("should CMSMerge, CMSMergeWithWeight and CMSQuery").
+func cmsMergeWithWeight(ctx context.Context, rdb *redis.ClusterClient) {
+	sourceSketches := map[string]int64{
+		"cms1": 1,
+		"cms2": 2,
+	}
+	rdb.CMSMergeWithWeight(ctx, "destCms2", sourceSketches) // want `CMS.MERGE keys "destCms2" .* and "cms1" .* hash to different slots`
+	rdb.CMSMergeWithWeight(ctx, "{cms}dest", map[string]int64{"{cms}1": 1, "{cms}2": 2})
+}
