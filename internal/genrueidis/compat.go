@@ -197,13 +197,25 @@ func typeText(t types.Type) string {
 // name have those fields in the adapter.
 func hasFields(sig *types.Signature, m *ruleset.Method) bool {
 	for _, s := range slices.Concat(m.Keys, m.Patterns) {
-		if s.Field == "" {
+		field := s.Field
+		if s.ElemField != "" {
+			field = s.ElemField
+		}
+		if field == "" {
 			continue
 		}
 		if s.Param >= sig.Params().Len() {
 			return false
 		}
 		t := sig.Params().At(s.Param).Type()
+		if s.ElemField != "" {
+			// N[].F: the field of each element of a slice.
+			sl, ok := t.Underlying().(*types.Slice)
+			if !ok {
+				return false
+			}
+			t = sl.Elem()
+		}
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()
 		}
@@ -213,7 +225,7 @@ func hasFields(sig *types.Signature, m *ruleset.Method) bool {
 		}
 		found := false
 		for i := range st.NumFields() {
-			if st.Field(i).Name() == s.Field {
+			if st.Field(i).Name() == field {
 				found = true
 			}
 		}
