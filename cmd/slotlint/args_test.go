@@ -3,6 +3,7 @@ package main
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,28 @@ func TestParseArgs(t *testing.T) {
 		if _, err := parseArgs(args); err == nil {
 			t.Errorf("parseArgs(%q) succeeded", args)
 		}
+	}
+}
+
+// slotlint -h names the keys subcommand, which singlechecker's usage does
+// not know of.
+func TestHelpNamesKeys(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-h"}, true},
+		{[]string{"-json", "-help"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"./...", "-h"}, false},
+		{[]string{"-json", "./..."}, false},
+		{[]string{"--", "-h"}, false},
+	} {
+		if got := asksHelp(c.args); got != c.want {
+			t.Errorf("asksHelp(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+	if !strings.Contains(keysHint, "slotlint keys") {
+		t.Errorf("keysHint %q does not name slotlint keys", keysHint)
 	}
 }

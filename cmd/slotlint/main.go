@@ -2,7 +2,8 @@
 // go-redis keep their keys in one Redis Cluster slot.
 //
 // It runs standalone, as "slotlint ./...", or under go vet, as
-// "go vet -vettool=$(command -v slotlint) ./...".
+// "go vet -vettool=$(command -v slotlint) ./...". "slotlint keys PACKAGES"
+// prints the keyspace map of the packages instead of findings (keys.go).
 //
 // Standalone, it analyses one package at a time, in dependency order, with
 // the types of each package's dependencies taken from their export data,
@@ -47,6 +48,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/driver"
@@ -58,6 +60,10 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "keys" {
 		os.Exit(runKeys(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if asksHelp(os.Args[1:]) {
+		// singlechecker's usage speaks of the analyzer alone.
+		fmt.Fprint(os.Stderr, keysHint)
 	}
 	flag.Var(formatFlag{}, "format", "output format: text, json (the same as -json) or sarif")
 	flag.Bool("cache", true, "standalone: read and write the cache of each package's results; -cache=false analyses every package anew")
@@ -98,6 +104,27 @@ func main() {
 		}
 	}
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// keysHint names the keys subcommand above singlechecker's usage.
+const keysHint = "slotlint keys [-format=text|json|rules|mermaid|dot] [-rules=FILE] PACKAGES\n" +
+	"prints the keyspace map of the packages instead of findings; see \"slotlint keys -h\".\n\n"
+
+// asksHelp reports whether the flags before the first package ask for the
+// usage.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help", "--h":
+			return true
+		case "--":
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return false
 }
 
 // runStandalone analyses the packages of the command line with slotlint's
