@@ -24,11 +24,8 @@ import (
 // directory, a replace by a local copy), the command is taken as not
 // split.
 
-// splitSince is the first version of each client package whose cluster
-// client splits the commands marked split: true.
-var splitSince = map[string][3]int{
-	"github.com/redis/go-redis/v9": {9, 18, 0},
-}
+// The first version that splits is the rules' split-since of the client
+// (ruleset.Client.SplitSince).
 
 var modVersionRE = regexp.MustCompile(`@v(\d+)\.(\d+)\.(\d+)`)
 
@@ -48,7 +45,11 @@ func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Metho
 	if !ok || g.TypeRole(g.info.TypeOf(sel.X)) != ruleset.RoleCluster {
 		return false
 	}
-	since, ok := splitSince[fn.Pkg().Path()]
+	client := g.rules.ClientOf(fn.Pkg().Path())
+	if client == nil || client.SplitSince == "" {
+		return false
+	}
+	since, ok := parseVersion("@" + client.SplitSince)
 	if !ok {
 		return false
 	}
@@ -63,8 +64,12 @@ func (g *Engine) moduleVersion(fn *types.Func) ([3]int, bool) {
 	if f == nil || int(fn.Pos()) < f.Base() || int(fn.Pos()) > f.Base()+f.Size() {
 		return [3]int{}, false
 	}
-	name := f.Name()
-	m := modVersionRE.FindStringSubmatch(name)
+	return parseVersion(f.Name())
+}
+
+// parseVersion reads the first "@vX.Y.Z" in s.
+func parseVersion(s string) ([3]int, bool) {
+	m := modVersionRE.FindStringSubmatch(s)
 	if m == nil {
 		return [3]int{}, false
 	}

@@ -67,7 +67,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types"}
+	clientFields  = []string{"packages", "methods", "types", "split-since"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
 	commandFields = []string{"arity", "flags", "split", "keys"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -113,6 +113,7 @@ var fieldMeaning = map[string]string{
 var (
 	nameRE       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 	typeNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	versionRE    = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
 	methodNameRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$`)
 	commandRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*( [A-Za-z][A-Za-z0-9_.-]*)?$`)
 	cmdNameRE    = regexp.MustCompile(`^[a-z][a-z0-9_.-]*(\|[a-z][a-z0-9_.-]*)?$`)
@@ -586,6 +587,15 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 				c.Types[tname] = role
 			}
 		}
+		if se, ok := f["split-since"]; ok {
+			if v, ok := l.str(se.val, "split-since of "+what); ok {
+				if versionRE.MatchString(v) {
+					c.SplitSince = v
+				} else {
+					l.errf(se.val, "split-since of %s is %q, not a module version such as v9.18.0", what, v)
+				}
+			}
+		}
 		if me, ok := f["methods"]; ok {
 			for _, me := range l.mapping(me.val, "the methods of "+what, "method names to method rules") {
 				mname := me.key.Value
@@ -1010,7 +1020,7 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitSince: c.SplitSince}
 		for k, v := range c.Methods {
 			n.Methods[k] = v
 		}
@@ -1031,6 +1041,9 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		c := m.Clients[i]
 		if len(oc.Packages) > 0 {
 			c.Packages = slices.Clone(oc.Packages)
+		}
+		if oc.SplitSince != "" {
+			c.SplitSince = oc.SplitSince
 		}
 		for k, v := range oc.Methods {
 			c.Methods[k] = v

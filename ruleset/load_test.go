@@ -561,3 +561,26 @@ func TestPositionsOtherLineBreaks(t *testing.T) {
 		}
 	}
 }
+
+// split-since is a module version, kept through a merge and replaced by
+// the user's.
+func TestSplitSince(t *testing.T) {
+	base, err := ParseRules("base.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-since: v1.2.3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := base.ClientOf("example.com/lib").SplitSince; got != "v1.2.3" {
+		t.Errorf("SplitSince = %q, want v1.2.3", got)
+	}
+	over, err := ParseRules("over.yaml", []byte("version: 1\nclients:\n  lib:\n    split-since: v2.0.0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := base.Merge(over).ClientOf("example.com/lib").SplitSince; got != "v2.0.0" {
+		t.Errorf("merged SplitSince = %q, want v2.0.0", got)
+	}
+	_, err = ParseRules("bad.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-since: 9.18\n"))
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:5:18: split-since of client \"lib\" is \"9.18\", not a module version such as v9.18.0") {
+		t.Errorf("bad split-since: %v", err)
+	}
+}

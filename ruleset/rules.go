@@ -99,6 +99,11 @@ type Client struct {
 	// talk to a Redis Cluster, transactions, pipelines. A type of another
 	// package with the same name is none of these.
 	Types map[string]TypeRole
+	// SplitSince is the first version of the library ("v9.18.0") whose
+	// cluster client cuts a command that Redis marks split (MGET, DEL, ...)
+	// into one command per slot when it is sent alone, so that it works
+	// across slots; "" when no version does.
+	SplitSince string
 }
 
 // A TypeRole is what a client library's type is.
