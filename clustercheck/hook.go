@@ -2,8 +2,6 @@ package clustercheck
 
 import (
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/slotlint/slotlint/clustercheck/internal/crossslot"
+	"github.com/slotlint/slotlint/clustercheck/internal/scriptcheck"
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
@@ -31,9 +30,10 @@ import (
 //   - a WATCH whose keys span slots, and a command sent inside Watch's
 //     function whose keys are in another slot than the watched ones;
 //   - a script (EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, FCALL, FCALL_RO) whose
-//     KEYS span slots, and an EVAL or EVALSHA script that touches keys it
-//     was not given in KEYS, or whose flags a cluster refuses (package
-//     luacheck);
+//     KEYS span slots, and an EVAL, EVALSHA, EVAL_RO or EVALSHA_RO script
+//     that touches keys it was not given in KEYS, whose flags a cluster
+//     refuses, or that writes while run with EVAL_RO or EVALSHA_RO
+//     (package luacheck);
 //   - a WATCH queued inside MULTI (KindWatchInMulti), which Redis refuses;
 //   - a raw WATCH, MULTI or EXEC sent with Do on a pooled client
 //     (*redis.Client, *redis.ClusterClient, *redis.Ring), where each call
@@ -41,7 +41,7 @@ import (
 //     Conn or inside Watch's function is fine.
 //
 // The hook checks a script by its source. It remembers the source of every
-// script it sees go by (SCRIPT LOAD, EVAL) and those given with WithScripts
+// script it sees go by (SCRIPT LOAD, EVAL, EVAL_RO) and those given with WithScripts
 // or RegisterScript. An EVALSHA of any other script it answers itself with
 // NOSCRIPT, unsent, as a server whose script cache is empty would: go-redis's
 // Script.Run then sends the script with EVAL, which the hook checks. So a
@@ -79,13 +79,12 @@ import (
 //
 // A Hook is safe for concurrent use, and may be added to several clients.
 type Hook struct {
-	mode     mode
-	t        CleanupTB
-	rules    *ruleset.Rules
-	ask      bool
-	table    *cmdTable
-	scripts  sync.Map // lower-case SHA1 → *scriptEntry
-	nScripts int      // under mu
+	mode    mode
+	t       CleanupTB
+	rules   *ruleset.Rules
+	ask     bool
+	table   *cmdTable
+	scripts scriptcheck.Cache
 	// passUnseen sends EVALSHA of unseen scripts unchecked.
 	passUnseen bool
 
@@ -160,7 +159,7 @@ func WithRules(rules *ruleset.Rules) HookOption {
 func WithScripts(sources ...string) HookOption {
 	return func(h *Hook) {
 		for _, src := range sources {
-			h.remember(src)
+			h.scripts.Remember(src)
 		}
 	}
 }
@@ -173,7 +172,7 @@ func PassUnseenScripts() HookOption {
 }
 
 // RegisterScript gives the hook the source of a script, as WithScripts does.
-func (h *Hook) RegisterScript(src string) { h.remember(src) }
+func (h *Hook) RegisterScript(src string) { h.scripts.Remember(src) }
 
 // LocalSpecs makes the hook use the rules' commands table only, without
 // asking the server for its key specs.
@@ -586,7 +585,7 @@ func (h *Hook) unseenScript(name string, args []any) *CrossSlotError {
 		return nil
 	}
 	sha := strings.ToLower(argString(args[1]))
-	if _, ok := h.scripts.Load(sha); ok {
+	if h.scripts.Lookup(sha) != nil {
 		return nil
 	}
 	return &CrossSlotError{
@@ -628,7 +627,7 @@ func (ch *chain) check(name string, args []any, info *cmdInfo, watched []string)
 		return nil
 	case "script":
 		if len(args) >= 3 && lower(argString(args[1])) == "load" {
-			h.remember(argString(args[2]))
+			h.scripts.Remember(argString(args[2]))
 		}
 		return nil
 	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
@@ -887,85 +886,6 @@ func quoteList(keys []string) string {
 	return strings.Join(q, " ")
 }
 
-// A scriptEntry is a script the hook saw, parsed once.
-type scriptEntry struct {
-	src    string
-	name   string // the start of its SHA1, to name it in findings
-	once   sync.Once
-	script *luacheck.Script
-	// clean holds the calls (numkeys, keys and arguments) found fine,
-	// at most maxCleanCalls of them, so that a call repeated, as tests
-	// do, is checked once.
-	clean  sync.Map
-	nClean atomic.Int32
-	// sum is the script's summary for the key specs in use: a call with
-	// new keys and arguments only applies them to it.
-	sum atomic.Pointer[scriptSummary]
-}
-
-// A scriptSummary is a script's luacheck.Summary, made with the command
-// table of the server's key specs srv (nil before they are fetched).
-type scriptSummary struct {
-	srv *cmdMap
-	m   *luacheck.Summary
-}
-
-// maxCleanCalls bounds the calls remembered per script.
-const maxCleanCalls = 1024
-
-// maxScripts bounds the scripts the hook remembers.
-const maxScripts = 10000
-
-// remember keeps a script's source under its SHA1.
-func (h *Hook) remember(src string) *scriptEntry {
-	sum := sha1.Sum([]byte(src))
-	sha := hex.EncodeToString(sum[:])
-	if v, ok := h.scripts.Load(sha); ok {
-		return v.(*scriptEntry)
-	}
-	h.mu.Lock()
-	full := h.nScripts >= maxScripts
-	if !full {
-		h.nScripts++
-	}
-	h.mu.Unlock()
-	e := &scriptEntry{src: src, name: sha[:12]}
-	if full {
-		return e
-	}
-	v, _ := h.scripts.LoadOrStore(sha, e)
-	return v.(*scriptEntry)
-}
-
-func (e *scriptEntry) parsed(name string) *luacheck.Script {
-	e.once.Do(func() {
-		// A script that does not parse still gives a Script, whose Check
-		// reports the syntax error among the checks that need no body.
-		e.script, _ = luacheck.Parse(name, e.src)
-	})
-	return e.script
-}
-
-// summary returns the script's summary for the key specs t gives now,
-// made once, and again once the server's specs replace the rules'.
-func (e *scriptEntry) summary(s *luacheck.Script, t *cmdTable) *luacheck.Summary {
-	srv := t.server.Load()
-	if p := e.sum.Load(); p != nil && p.srv == srv {
-		return p.m
-	}
-	m := s.Summarize(t.command)
-	e.sum.Store(&scriptSummary{srv: srv, m: m})
-	return m
-}
-
-// scriptCategories are the script findings the hook reports: what a cluster
-// refuses.
-var scriptCategories = map[string]bool{
-	luacheck.CategoryCrossSlot:     true,
-	luacheck.CategoryUndeclaredKey: true,
-	luacheck.CategoryFlags:         true,
-}
-
 // checkScript checks EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, FCALL and FCALL_RO:
 // argv is name, script (source, SHA1 or function), numkeys, keys, args.
 func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSlotError {
@@ -988,43 +908,23 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 			return e
 		}
 	}
-	var entry *scriptEntry
+	var entry *scriptcheck.Entry
 	switch name {
 	case "eval", "eval_ro":
-		entry = h.remember(argv[1])
+		entry = h.scripts.Remember(argv[1])
 	case "evalsha", "evalsha_ro":
-		if v, ok := h.scripts.Load(strings.ToLower(argv[1])); ok {
-			entry = v.(*scriptEntry)
-		}
+		entry = h.scripts.Lookup(argv[1])
 	}
 	if entry == nil {
 		return nil
 	}
-	sig := strings.Join(argv[2:], "\x00")
-	if _, ok := entry.clean.Load(sig); ok {
-		return nil
-	}
-	s := entry.parsed(entry.name)
-	if s == nil {
-		return nil
-	}
-	lits := litKeys(argv[3:])
-	call := luacheck.Call{
-		Keys: lits[:n:n], KnownKeyCount: true,
-		Args: lits[n:], KnownArgCount: true,
-		Cluster: true,
-	}
-	var found []luacheck.Finding
-	for _, f := range entry.summary(s, h.table).Check(call) {
-		if scriptCategories[f.Category] {
-			found = append(found, f)
-		}
-	}
-	if len(found) == 0 {
+	srv := h.table.server.Load()
+	found := entry.Check(argv[2:], n, name == "eval_ro" || name == "evalsha_ro", scriptcheck.Specs{
+		ID: srv, Command: h.table.command,
 		// Once the key specs are settled (the server's, or LocalSpecs).
-		if !h.table.needFetch() && entry.nClean.Add(1) <= maxCleanCalls {
-			entry.clean.Store(sig, struct{}{})
-		}
+		Settled: !h.table.needFetch(),
+	})
+	if len(found) == 0 {
 		return nil
 	}
 	msgs := make([]string, len(found))

@@ -17,7 +17,8 @@ import (
 // TestHookScriptSummary checks that the hook, which checks a script call
 // against the script's summary made once, reports exactly what luacheck's
 // full Check of the call reports, for calls with new keys and arguments
-// each time, repeated calls, and scripts with and without findings. The
+// each time, repeated calls, and scripts with and without findings, run
+// with EVALSHA and with EVALSHA_RO (whose read-only checks count). The
 // next hook answers every command: no server is needed.
 func TestHookScriptSummary(t *testing.T) {
 	ctx := context.Background()
@@ -63,7 +64,7 @@ func TestHookScriptSummary(t *testing.T) {
 						} else if err != nil {
 							t.Fatalf("%v: %v", cmdArgs, err)
 						}
-						call := luacheck.Call{Keys: litKeys(keys), KnownKeyCount: true, Args: litKeys(args), KnownArgCount: true, Cluster: true}
+						call := luacheck.Call{Keys: litKeys(keys), KnownKeyCount: true, Args: litKeys(args), KnownArgCount: true, Cluster: true, ReadOnly: name == "evalsha_ro"}
 						var want []luacheck.Finding
 						for _, f := range s.Check(luacheck.CommandsFrom(rules), call) {
 							switch f.Category {

@@ -2,7 +2,13 @@
 // build commands as values send them (rueidis, valkey-go): the keys of each
 // command, found through the commands table of slotlint's rules, and the
 // keys of each WATCH ... MULTI ... EXEC transaction must share a slot, as a
-// Redis Cluster requires.
+// Redis Cluster requires. A script run with EVAL, EVALSHA, EVAL_RO or
+// EVALSHA_RO is checked by its source, with the Lua checks of the go-redis
+// hook (package luacheck): keys it touches but was not given in KEYS, its
+// flags, a write run with EVAL_RO. The checker learns sources from EVAL,
+// EVAL_RO and SCRIPT LOAD, and from RegisterScript; Unseen tells the hook
+// which EVALSHA it cannot check, so that the hook answers NOSCRIPT and the
+// client sends the source with EVAL.
 //
 // It is the client-independent part of the runtime hooks for those clients
 // (clustercheck/rueidishook, clustercheck/valkeyhook), which live in
@@ -11,17 +17,24 @@
 package rawcheck
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck/internal/crossslot"
+	"github.com/slotlint/slotlint/clustercheck/internal/scriptcheck"
+	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
+	"github.com/slotlint/slotlint/slot"
 )
 
 // Kinds of Error.
 const (
 	KindCommand     = "command"     // one command's keys span slots
 	KindTransaction = "transaction" // a transaction's keys span slots
+	// KindScript is a script that touches keys it was not given in KEYS,
+	// or whose flags a cluster refuses (package luacheck).
+	KindScript = "script"
 )
 
 // An Error is a command or transaction that a Redis Cluster would refuse
@@ -33,8 +46,11 @@ type Error struct {
 	// Keys are the keys involved, in order, and Slots their slots.
 	Keys  []string
 	Slots []int
-	// Reason and Fix explain the fault, as keyspace.Colocation's do.
+	// Reason and Fix explain the fault, as keyspace.Colocation's do, or
+	// as the script check's findings do.
 	Reason, Fix string
+	// Script holds the script check's findings, for KindScript.
+	Script []luacheck.Finding
 }
 
 func (e *Error) Error() string {
@@ -54,7 +70,8 @@ func (e *Error) Error() string {
 // A Checker finds the keys of commands through a rule set's commands table.
 // It is safe for concurrent use.
 type Checker struct {
-	rules *ruleset.Rules
+	rules   *ruleset.Rules
+	scripts scriptcheck.Cache
 }
 
 // New returns a checker for the commands table of rules; nil means
@@ -94,8 +111,82 @@ func (c *Checker) Command(argv []string) *Error {
 	if len(argv) == 0 {
 		return nil
 	}
-	return colocation(KindCommand, strings.ToUpper(argv[0]), c.Keys(argv))
+	name := strings.ToUpper(argv[0])
+	if e := colocation(KindCommand, name, c.Keys(argv)); e != nil {
+		return e
+	}
+	return c.script(name, argv)
 }
+
+// RegisterScript gives the checker the source of a script that the program
+// runs with EVALSHA without ever sending its source through the hook (it
+// was loaded elsewhere), so that its calls are checked.
+func (c *Checker) RegisterScript(src string) { c.scripts.Remember(src) }
+
+// Unseen reports whether argv is an EVALSHA or EVALSHA_RO of a script
+// whose source the checker has not seen, which it cannot check. A hook
+// answers it with NOSCRIPT, unsent, as a server with an empty script
+// cache does, so that the client sends the source with EVAL.
+func (c *Checker) Unseen(argv []string) bool {
+	if len(argv) < 2 {
+		return false
+	}
+	switch strings.ToUpper(argv[0]) {
+	case "EVALSHA", "EVALSHA_RO":
+		return c.scripts.Lookup(argv[1]) == nil
+	}
+	return false
+}
+
+// script checks a script by its source: name is argv[0] in upper case.
+// It learns the source of EVAL, EVAL_RO and SCRIPT LOAD.
+func (c *Checker) script(name string, argv []string) *Error {
+	var entry *scriptcheck.Entry
+	switch name {
+	case "SCRIPT":
+		if len(argv) >= 3 && strings.EqualFold(argv[1], "LOAD") {
+			c.scripts.Remember(argv[2])
+		}
+		return nil
+	case "EVAL", "EVAL_RO", "EVALSHA", "EVALSHA_RO":
+	default:
+		return nil
+	}
+	if len(argv) < 3 {
+		return nil
+	}
+	n, err := strconv.Atoi(argv[2])
+	if err != nil || n < 0 || 3+n > len(argv) {
+		return nil // the server rejects it
+	}
+	if name == "EVAL" || name == "EVAL_RO" {
+		entry = c.scripts.Remember(argv[1])
+	} else if entry = c.scripts.Lookup(argv[1]); entry == nil {
+		return nil
+	}
+	found := entry.Check(argv[2:], n, name == "EVAL_RO" || name == "EVALSHA_RO", scriptcheck.Specs{
+		ID: c.rules, Command: c.command, Settled: true,
+	})
+	if len(found) == 0 {
+		return nil
+	}
+	keys := argv[3 : 3+n]
+	msgs := make([]string, len(found))
+	for i, f := range found {
+		msgs[i] = f.Message
+	}
+	slots := make([]int, len(keys))
+	for i, k := range keys {
+		slots[i] = slot.Of(k)
+	}
+	return &Error{
+		Kind: KindScript, Command: name, Keys: keys, Slots: slots,
+		Reason: strings.Join(msgs, "; "), Script: found,
+	}
+}
+
+// command returns a command's key specs for the Lua checks.
+func (c *Checker) command(name string) *ruleset.Command { return c.rules.Command(name) }
 
 // colocation returns an Error when keys span slots.
 func colocation(kind, command string, keys []string) *Error {
@@ -143,6 +234,9 @@ func (t *Conn) Feed(argv []string) *Error {
 	}
 	keys := t.c.Keys(argv)
 	if e := colocation(KindCommand, name, keys); e != nil {
+		return e
+	}
+	if e := t.c.script(name, argv); e != nil {
 		return e
 	}
 	switch {

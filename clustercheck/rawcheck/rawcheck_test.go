@@ -1,6 +1,8 @@
 package rawcheck
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,54 @@ func TestTransaction(t *testing.T) {
 	}
 	if e := conn.Feed([]string{"SET", "other", "1"}); e != nil {
 		t.Errorf("after EXEC: %v", e)
+	}
+}
+
+// TestScript checks scripts by their source, learnt from EVAL and SCRIPT
+// LOAD; an EVALSHA of another script is Unseen.
+func TestScript(t *testing.T) {
+	c := New(nil)
+	bad := `return redis.call('GET', 'config:' .. ARGV[1])`
+	sha := "d8a8d5ee2bd3ed4fb4d8e5e1bb9ba0df38ce4a5b" // not bad's
+	if !c.Unseen([]string{"EVALSHA", sha, "0"}) || c.Unseen([]string{"GET", "a"}) {
+		t.Error("Unseen")
+	}
+	e := c.Command([]string{"EVAL", bad, "1", "{s}1", "x"})
+	if e == nil || e.Kind != KindScript || len(e.Script) != 1 || !strings.Contains(e.Error(), "EVAL: script ") || !strings.Contains(e.Error(), "not declared in KEYS") {
+		t.Fatalf("EVAL of a script with an undeclared key: %v", e)
+	}
+	// Learnt from EVAL: its EVALSHA is seen and checked.
+	sum := sha1.Sum([]byte(bad))
+	if e := c.Command([]string{"EVALSHA", hex.EncodeToString(sum[:]), "1", "{s}1", "x"}); e == nil || !strings.Contains(e.Error(), "EVALSHA: script ") {
+		t.Errorf("EVALSHA of a script learnt from EVAL: %v", e)
+	}
+	// Learnt from SCRIPT LOAD.
+	if e := c.Command([]string{"SCRIPT", "LOAD", "return 1"}); e != nil {
+		t.Fatal(e)
+	}
+	const one = "e0e1f9fabfc9d4800c877a703b823ac0578ff8db" // SHA1 of "return 1"
+	if c.Unseen([]string{"EVALSHA", one, "0"}) {
+		t.Errorf("SCRIPT LOAD's script is unseen")
+	}
+	if e := c.Command([]string{"EVALSHA", one, "0"}); e != nil {
+		t.Errorf("EVALSHA of a clean script: %v", e)
+	}
+	// A write run with EVAL_RO; the same script with EVAL is fine, and a
+	// read-only script with EVAL_RO too.
+	write := `return redis.call('SET', KEYS[1], ARGV[1])`
+	if e := c.Command([]string{"EVAL_RO", write, "1", "k", "v"}); e == nil || !strings.Contains(e.Error(), "runs with EVAL_RO") {
+		t.Errorf("EVAL_RO of a write: %v", e)
+	}
+	if e := c.Command([]string{"EVAL", write, "1", "k", "v"}); e != nil {
+		t.Errorf("EVAL of a write: %v", e)
+	}
+	if e := c.Command([]string{"EVAL_RO", "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])", "1", "k"}); e != nil {
+		t.Errorf("EVAL_RO of a read: %v", e)
+	}
+	// Inside a transaction, on a connection.
+	conn := c.Conn()
+	conn.Feed([]string{"MULTI"})
+	if e := conn.Feed([]string{"EVAL", bad, "1", "{s}1", "y"}); e == nil || e.Kind != KindScript {
+		t.Errorf("script in MULTI: %v", e)
 	}
 }

@@ -2,6 +2,8 @@ package rueidishook_test
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -186,4 +188,159 @@ func runOnCluster(ctx context.Context, c rueidis.Client, rc *rawcheck.Checker, t
 		}
 		return nil
 	})
+}
+
+func clusterClient(t *testing.T) rueidis.Client {
+	cl := redistest.Shared(t)
+	raw, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: cl.Addrs(), DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	return raw
+}
+
+// loadEverywhere puts src in the script cache of every node, as another
+// client, or an earlier test, would have.
+func loadEverywhere(t *testing.T, ctx context.Context, raw rueidis.Client, src string) {
+	t.Helper()
+	for addr, n := range raw.Nodes() {
+		if err := n.Do(ctx, n.B().ScriptLoad().Script(src).Build()).Error(); err != nil {
+			t.Fatalf("SCRIPT LOAD on %s: %v", addr, err)
+		}
+	}
+}
+
+func scriptFault(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	var e *rawcheck.Error
+	if !errors.As(err, &e) || e.Kind != rawcheck.KindScript {
+		t.Fatalf("got %v (%T), want a *rawcheck.Error of kind script", err, err)
+	}
+	for _, p := range parts {
+		if !strings.Contains(e.Error(), p) {
+			t.Errorf("%q lacks %q", e.Error(), p)
+		}
+	}
+}
+
+func isNoScript(err error) bool {
+	e, ok := rueidis.IsRedisErr(err)
+	return ok && e.IsNoScript()
+}
+
+// Origin: a rate limiter (nagasirened/KatoUyi-Tools, rateLimit.lua) that
+// builds its counter's key in the script from KEYS[1]: the key it touches
+// is not the one it declares. The fixed form passes the counter's key.
+const (
+	rateLimitBad = `local key = 'rate.limit:' .. KEYS[1]
+local current = tonumber(redis.call('GET', key) or '0')
+if current + 1 > tonumber(ARGV[1]) then return 0 end
+redis.call('INCRBY', key, 1)
+redis.call('EXPIRE', key, 1)
+return current + 1`
+	rateLimitFixed = `local key = KEYS[1]
+local current = tonumber(redis.call('GET', key) or '0')
+if current + 1 > tonumber(ARGV[1]) then return 0 end
+redis.call('INCRBY', key, 1)
+redis.call('EXPIRE', key, 1)
+return current + 1`
+)
+
+// TestLuaExec runs scripts with rueidis's Lua.Exec on a real Redis Cluster
+// through the wrapper, which checks them by their source: a script that
+// touches a key it was not given in KEYS is refused, its fixed form runs,
+// with the server's script cache cold and warm.
+func TestLuaExec(t *testing.T) {
+	ctx := context.Background()
+	raw := clusterClient(t)
+	c := rueidishook.Wrap(raw)
+
+	// Cold cache: EVALSHA gets NOSCRIPT, then EVAL carries the source.
+	bad := rueidis.NewLuaScript(rateLimitBad)
+	scriptFault(t, bad.Exec(ctx, c, []string{"rl:user:1"}, []string{"10"}).Error(), "EVAL:", "not declared in KEYS")
+	fixed := rueidis.NewLuaScript(rateLimitFixed)
+	if n, err := fixed.Exec(ctx, c, []string{"rate.limit:{rl:user:1}"}, []string{"10"}).AsInt64(); err != nil || n < 1 {
+		t.Fatalf("fixed script: %d, %v", n, err)
+	}
+
+	// Warm cache: every node has both scripts; a new wrapper has seen
+	// neither, answers their EVALSHA with NOSCRIPT itself, and checks the
+	// EVAL that Lua.Exec sends next.
+	loadEverywhere(t, ctx, raw, rateLimitBad)
+	loadEverywhere(t, ctx, raw, rateLimitFixed)
+	warm := rueidishook.Wrap(raw)
+	scriptFault(t, bad.Exec(ctx, warm, []string{"rl:user:2"}, []string{"10"}).Error(), "EVAL:", "not declared in KEYS")
+	if n, err := fixed.Exec(ctx, warm, []string{"rate.limit:{rl:user:2}"}, []string{"10"}).AsInt64(); err != nil || n < 1 {
+		t.Fatalf("fixed script, warm cache: %d, %v", n, err)
+	}
+	// Once seen, the script's EVALSHA is checked against its source.
+	err := warm.Do(ctx, warm.B().Evalsha().Sha1(sha1Hex(rateLimitBad)).Numkeys(1).Key("rl:user:3").Arg("10").Build()).Error()
+	scriptFault(t, err, "EVALSHA:", "not declared in KEYS")
+
+	// EVALSHA alone of a script the wrapper has not seen: NOSCRIPT,
+	// unsent (the nodes have it).
+	other := `return redis.call('GET', KEYS[1])`
+	loadEverywhere(t, ctx, raw, other)
+	if err := c.Do(ctx, c.B().Evalsha().Sha1(sha1Hex(other)).Numkeys(1).Key("rl:k").Build()).Error(); !isNoScript(err) {
+		t.Fatalf("EVALSHA of an unseen script: %v", err)
+	}
+	// In a pipeline, it alone gets NOSCRIPT; the others are sent.
+	rs := c.DoMulti(ctx,
+		c.B().Evalsha().Sha1(sha1Hex(other)).Numkeys(1).Key("rl:k").Build(),
+		c.B().Set().Key("rl:after").Value("1").Build())
+	if !isNoScript(rs[0].Error()) || rs[1].Error() != nil {
+		t.Fatalf("pipeline with an unseen script: %v, %v", rs[0].Error(), rs[1].Error())
+	}
+	if v, _ := raw.Do(ctx, raw.B().Get().Key("rl:after").Build()).ToString(); v != "1" {
+		t.Errorf("the pipeline's other command did not run: %q", v)
+	}
+	// WithScripts gives the wrapper the source; PassUnseenScripts sends
+	// the EVALSHA unchecked.
+	reg := rueidishook.Wrap(raw, rueidishook.WithScripts(rateLimitBad))
+	scriptFault(t, reg.Do(ctx, reg.B().Evalsha().Sha1(sha1Hex(rateLimitBad)).Numkeys(1).Key("rl:u").Arg("10").Build()).Error(), "EVALSHA:")
+	pass := rueidishook.Wrap(raw, rueidishook.PassUnseenScripts())
+	if err := pass.Do(ctx, pass.B().Evalsha().Sha1(sha1Hex(other)).Numkeys(1).Key("rl:k").Build()).Error(); err != nil && !rueidis.IsRedisNil(err) {
+		t.Fatalf("PassUnseenScripts: %v", err)
+	}
+}
+
+// TestLuaExecForms covers the other ways rueidis runs a script: EVAL
+// only (NoSha), SCRIPT LOAD first (WithLoadSHA1), ExecMulti (SCRIPT LOAD
+// on every node, then EVALSHA in one DoMulti), and the read-only forms,
+// where a write is refused by Redis 7 as by the wrapper.
+func TestLuaExecForms(t *testing.T) {
+	ctx := context.Background()
+	raw := clusterClient(t)
+	c := rueidishook.Wrap(raw)
+
+	scriptFault(t, rueidis.NewLuaScriptNoSha(rateLimitBad).Exec(ctx, c, []string{"rl:f:1"}, []string{"10"}).Error(), "EVAL:", "not declared in KEYS")
+	loaded := rueidis.NewLuaScript(rateLimitBad, rueidis.WithLoadSHA1(true))
+	scriptFault(t, loaded.Exec(ctx, c, []string{"rl:f:2"}, []string{"10"}).Error(), "EVALSHA:", "not declared in KEYS")
+	for _, r := range rueidis.NewLuaScript(rateLimitBad).ExecMulti(ctx, c, rueidis.LuaExec{Keys: []string{"rl:f:3"}, Args: []string{"10"}}) {
+		scriptFault(t, r.Error(), "EVALSHA:", "not declared in KEYS")
+	}
+	for _, r := range rueidis.NewLuaScript(rateLimitFixed).ExecMulti(ctx, c, rueidis.LuaExec{Keys: []string{"rate.limit:{rl:f:3}"}, Args: []string{"10"}}) {
+		if err := r.Error(); err != nil {
+			t.Errorf("ExecMulti, fixed script: %v", err)
+		}
+	}
+
+	// A write in a script run with EVAL_RO: Redis 7 fails it ("Write
+	// commands are not allowed from read-only scripts"), and so does the
+	// wrapper, before sending it.
+	write := `return redis.call('SET', KEYS[1], ARGV[1])`
+	if err := rueidis.NewLuaScriptReadOnly(write).Exec(ctx, raw, []string{"rl:ro"}, []string{"v"}).Error(); err == nil || !strings.Contains(err.Error(), "Write commands are not allowed from read-only scripts") {
+		t.Fatalf("the cluster ran a write with EVAL_RO: %v", err)
+	}
+	scriptFault(t, rueidis.NewLuaScriptReadOnly(write).Exec(ctx, c, []string{"rl:ro"}, []string{"v"}).Error(), "EVAL_RO:", "runs with EVAL_RO")
+	read := "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])"
+	if err := rueidis.NewLuaScriptReadOnly(read).Exec(ctx, c, []string{"rl:ro"}, nil).Error(); err != nil && !rueidis.IsRedisNil(err) {
+		t.Fatalf("read-only script: %v", err)
+	}
+}
+
+func sha1Hex(src string) string {
+	sum := sha1.Sum([]byte(src))
+	return hex.EncodeToString(sum[:])
 }

@@ -6,8 +6,18 @@
 // through the key specs of slotlint's commands table, must share a slot,
 // and so must the keys of each transaction: those WATCHed and those of the
 // commands queued between MULTI and EXEC, whether sent one by one on a
-// dedicated client or together in DoMulti. Scripts run with Lua.Exec are
-// seen as the EVALSHA they send, so their declared keys are checked.
+// dedicated client or together in DoMulti.
+//
+// Scripts are checked by their source, with the Lua checks of slotlint's
+// go-redis hook: keys a script touches but was not given in KEYS, its
+// flags, a write in a script run with EVAL_RO. The wrapper learns a
+// script's source when it goes by (EVAL, EVAL_RO, SCRIPT LOAD) or from
+// WithScripts. An EVALSHA or EVALSHA_RO of any other script it answers
+// itself with NOSCRIPT, unsent, as a server whose script cache is empty
+// would: valkey-go's Lua.Exec then sends the script with EVAL, which the
+// wrapper checks. So a test suite cannot pass because the server already
+// had the script cached. PassUnseenScripts sends such an EVALSHA unchecked
+// instead.
 //
 //	client, err := valkey.NewClient(opt)
 //	client = valkeyhook.Wrap(client, valkeyhook.FailTest(t))
@@ -22,6 +32,8 @@ package valkeyhook
 
 import (
 	"context"
+	"encoding/binary"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,12 +70,30 @@ func FailTest(t TB) Option {
 // WithRules checks with the commands table of rules instead of slotlint's
 // built-in one.
 func WithRules(rules *ruleset.Rules) Option {
-	return func(c *checker) { c.rc = rawcheck.New(rules) }
+	return func(c *checker) { c.rules = rules }
+}
+
+// WithScripts gives the wrapper the sources of scripts that the program
+// runs with EVALSHA without ever sending them with EVAL or SCRIPT LOAD
+// through the wrapped client (they were loaded elsewhere), so that it can
+// check them.
+func WithScripts(sources ...string) Option {
+	return func(c *checker) { c.sources = append(c.sources, sources...) }
+}
+
+// PassUnseenScripts makes the wrapper send an EVALSHA of a script whose
+// source it has not seen, unchecked, instead of answering NOSCRIPT. A test
+// suite then passes whatever such a script does.
+func PassUnseenScripts() Option {
+	return func(c *checker) { c.passUnseen = true }
 }
 
 type checker struct {
-	rc *rawcheck.Checker
-	t  TB
+	rc         *rawcheck.Checker
+	rules      *ruleset.Rules
+	sources    []string
+	passUnseen bool
+	t          TB
 
 	mu       sync.Mutex
 	findings []*rawcheck.Error
@@ -101,11 +131,49 @@ func Wrap(c valkey.Client, opts ...Option) valkey.Client {
 	for _, o := range opts {
 		o(ck)
 	}
-	if ck.rc == nil {
-		ck.rc = rawcheck.New(nil)
+	ck.rc = rawcheck.New(ck.rules)
+	for _, src := range ck.sources {
+		ck.rc.RegisterScript(src)
 	}
 	return &client{Client: c, ck: ck}
 }
+
+// unseen reports whether argv is an EVALSHA or EVALSHA_RO that the wrapper
+// answers with NOSCRIPT.
+func (c *checker) unseen(argv []string) bool {
+	return !c.passUnseen && noScriptWorks && c.rc.Unseen(argv)
+}
+
+// noScriptText is the start of the reply of a server that lacks a script.
+const noScriptText = "NOSCRIPT No matching script. Please use EVAL."
+
+// noScript returns the reply of a server whose script cache lacks the
+// script of an EVALSHA: an error reply, which valkey.IsValkeyErr accepts
+// and whose IsNoScript is true, as Lua.Exec needs to send the script with
+// EVAL. valkey-go makes such a reply only from the wire or from a cache
+// entry, so it is made with RedisMessage.CacheUnmarshalView from the
+// entry CacheMarshal would write: 7 bytes of TTL, the RESP type ('-', a
+// simple error), its length in 8 bytes big-endian, the text.
+func noScript(argv []string) valkey.ValkeyResult {
+	text := noScriptText + " (slotlint: " + strings.ToUpper(argv[0]) + ": script " + strings.ToLower(argv[1]) + ": the hook has not seen its source, so it cannot check the keys it touches; run it with Lua.Exec, which sends the source with EVAL after NOSCRIPT, or give the hook its source with WithScripts)"
+	buf := make([]byte, 7+1+8+len(text))
+	buf[7] = '-'
+	binary.BigEndian.PutUint64(buf[8:16], uint64(len(text)))
+	copy(buf[16:], text)
+	var m valkey.ValkeyMessage
+	if err := m.CacheUnmarshalView(buf); err != nil {
+		return valkey.NewErrorResult(err)
+	}
+	return valkey.NewResult(m, nil)
+}
+
+// noScriptWorks is whether noScript's reply is a NOSCRIPT error to this
+// version of valkey-go, whose cache entry format may change. When it is not,
+// the wrapper sends every EVALSHA, as with PassUnseenScripts.
+var noScriptWorks = func() bool {
+	e, ok := valkey.IsValkeyErr(noScript([]string{"EVALSHA", "0"}).Error())
+	return ok && e.IsNoScript()
+}()
 
 type client struct {
 	valkey.Client
@@ -113,30 +181,82 @@ type client struct {
 }
 
 func (c *client) Do(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResult {
-	if e := c.ck.rc.Command(cmd.Commands()); c.ck.fault(e) {
+	argv := cmd.Commands()
+	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResult(e)
+	}
+	if c.ck.unseen(argv) {
+		return noScript(argv)
 	}
 	return c.Client.Do(ctx, cmd)
 }
 
+// DoMulti checks a pipeline: each command alone, and each run from MULTI
+// to EXEC as a transaction. An EVALSHA of an unseen script gets NOSCRIPT
+// and the other commands are sent, unless the pipeline holds a
+// transaction: then none is sent, and every reply is NOSCRIPT.
 func (c *client) DoMulti(ctx context.Context, multi ...valkey.Completed) []valkey.ValkeyResult {
-	if e := batch(c.ck, multi); e != nil {
+	argvs := commands(multi)
+	if _, e := c.ck.rc.Batch(argvs); c.ck.fault(e) {
 		return errorResults(len(multi), e)
 	}
-	return c.Client.DoMulti(ctx, multi...)
+	skip := c.ck.unseenOf(argvs)
+	if skip < 0 {
+		return c.Client.DoMulti(ctx, multi...)
+	}
+	if hasMulti(argvs) {
+		out := make([]valkey.ValkeyResult, len(multi))
+		for i := range out {
+			out[i] = noScript(argvs[skip])
+		}
+		return out
+	}
+	out := make([]valkey.ValkeyResult, len(multi))
+	sent := make([]int, 0, len(multi)) // the indexes of rest
+	rest := make([]valkey.Completed, 0, len(multi))
+	for i := range multi {
+		if c.ck.unseen(argvs[i]) {
+			out[i] = noScript(argvs[i])
+		} else {
+			sent = append(sent, i)
+			rest = append(rest, multi[i])
+		}
+	}
+	if len(rest) == 0 {
+		return out
+	}
+	for j, r := range c.Client.DoMulti(ctx, rest...) {
+		out[sent[j]] = r
+	}
+	return out
 }
 
 func (c *client) DoCache(ctx context.Context, cmd valkey.Cacheable, ttl time.Duration) valkey.ValkeyResult {
-	if e := c.ck.rc.Command(cmd.Commands()); c.ck.fault(e) {
+	argv := cmd.Commands()
+	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResult(e)
+	}
+	if c.ck.unseen(argv) {
+		return noScript(argv)
 	}
 	return c.Client.DoCache(ctx, cmd, ttl)
 }
 
+// DoMultiCache checks each command; an EVALSHA_RO of an unseen script
+// makes every reply NOSCRIPT, unsent.
 func (c *client) DoMultiCache(ctx context.Context, multi ...valkey.CacheableTTL) []valkey.ValkeyResult {
 	for _, m := range multi {
 		if e := c.ck.rc.Command(m.Cmd.Commands()); c.ck.fault(e) {
 			return errorResults(len(multi), e)
+		}
+	}
+	for _, m := range multi {
+		if argv := m.Cmd.Commands(); c.ck.unseen(argv) {
+			out := make([]valkey.ValkeyResult, len(multi))
+			for i := range out {
+				out[i] = noScript(argv)
+			}
+			return out
 		}
 	}
 	return c.Client.DoMultiCache(ctx, multi...)
@@ -170,16 +290,34 @@ func (c *client) Nodes() map[string]valkey.Client {
 	return out
 }
 
-// batch checks the commands of one DoMulti on a pooled connection.
-func batch(ck *checker, multi []valkey.Completed) *rawcheck.Error {
+// commands returns the argument lists of multi.
+func commands(multi []valkey.Completed) [][]string {
 	argvs := make([][]string, len(multi))
 	for i := range multi {
 		argvs[i] = multi[i].Commands()
 	}
-	if _, e := ck.rc.Batch(argvs); ck.fault(e) {
-		return e
+	return argvs
+}
+
+// unseenOf returns the index of the first EVALSHA in argvs that the
+// wrapper answers with NOSCRIPT, or -1.
+func (c *checker) unseenOf(argvs [][]string) int {
+	for i, argv := range argvs {
+		if c.unseen(argv) {
+			return i
+		}
 	}
-	return nil
+	return -1
+}
+
+// hasMulti reports whether argvs hold a MULTI.
+func hasMulti(argvs [][]string) bool {
+	for _, argv := range argvs {
+		if len(argv) > 0 && strings.EqualFold(argv[0], "MULTI") {
+			return true
+		}
+	}
+	return false
 }
 
 func errorResults(n int, err error) []valkey.ValkeyResult {
@@ -208,24 +346,43 @@ func (d *dedicated) feed(argv []string) *rawcheck.Error {
 	return nil
 }
 
+// Do checks the command with the connection's state. An EVALSHA of an
+// unseen script gets NOSCRIPT, unsent; inside MULTI, the server's EXEC
+// then runs the other queued commands, as it does when its cache lacks the
+// script.
 func (d *dedicated) Do(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResult {
-	if e := d.feed(cmd.Commands()); e != nil {
+	argv := cmd.Commands()
+	if e := d.feed(argv); e != nil {
 		return valkey.NewErrorResult(e)
+	}
+	if d.ck.unseen(argv) {
+		return noScript(argv)
 	}
 	return d.DedicatedClient.Do(ctx, cmd)
 }
 
-// DoMulti checks the commands in order; when one fails, none is sent, and
-// the connection's state is as before the call.
+// DoMulti checks the commands in order; when one fails, or is an EVALSHA
+// of an unseen script (NOSCRIPT), none is sent, and the connection's state
+// is as before the call.
 func (d *dedicated) DoMulti(ctx context.Context, multi ...valkey.Completed) []valkey.ValkeyResult {
+	argvs := commands(multi)
 	d.mu.Lock()
 	saved := *d.conn
-	for i := range multi {
-		if e := d.conn.Feed(multi[i].Commands()); d.ck.fault(e) {
+	for _, argv := range argvs {
+		if e := d.conn.Feed(argv); d.ck.fault(e) {
 			*d.conn = saved
 			d.mu.Unlock()
 			return errorResults(len(multi), e)
 		}
+	}
+	if i := d.ck.unseenOf(argvs); i >= 0 {
+		*d.conn = saved
+		d.mu.Unlock()
+		out := make([]valkey.ValkeyResult, len(multi))
+		for j := range out {
+			out[j] = noScript(argvs[i])
+		}
+		return out
 	}
 	d.mu.Unlock()
 	return d.DedicatedClient.DoMulti(ctx, multi...)
