@@ -307,7 +307,7 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 	fmt.Fprintf(&b, "# Redis %s. Do not edit this section by hand: run go generate again.\n", version)
 	if len(sources) > 0 {
 		gensection.WrapComment(&b, "", "The commands that Redis "+version+" does not have, newer ones and module commands, "+
-			"come after it, from the command JSON files in internal/gencommands/specs, "+
+			"come after it, from the command JSON files and command pages in internal/gencommands/specs, "+
 			"each group under a comment naming its source.")
 	}
 	b.WriteString("commands:\n")
@@ -319,9 +319,22 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 			continue
 		}
 		text := "From " + s.What + ", in " + s.Repo + " (internal/gencommands/specs/" + s.Dir + ", with the commit of each file)."
-		if s.Derived {
+		switch withKeys := commandsWithKeys(s.Commands); {
+		case len(s.Derived) == 0:
+		case len(s.Derived) == withKeys:
 			text += " It has no key specs: the generator derived the keys' positions from the arguments of type \"key\", " +
 				"so these key specs have no flags."
+		default:
+			names := make([]string, len(s.Derived))
+			for i, n := range s.Derived {
+				names[i] = strings.ToUpper(strings.ReplaceAll(n, "|", " "))
+			}
+			list := names[len(names)-1]
+			if len(names) > 1 {
+				list = strings.Join(names[:len(names)-1], ", ") + " and " + list
+			}
+			text += " The files of " + list + " have no key specs: for these the generator derived " +
+				"the keys' positions from the arguments of type \"key\", so their key specs have no flags."
 		}
 		if s.NoFlags {
 			text += " It gives no command flags, so slotlint does not know which of these commands write."
@@ -333,6 +346,17 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 	}
 	b.WriteString(endMarker + "\n")
 	return b.String()
+}
+
+// commandsWithKeys counts the commands that have key specs.
+func commandsWithKeys(cmds []command) int {
+	n := 0
+	for _, c := range cmds {
+		if len(c.Keys) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // formatCommand renders one command as "name: {field: value, ...}".

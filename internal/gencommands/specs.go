@@ -24,10 +24,10 @@ type specSource struct {
 	Repo  string
 	Files []specFile
 	// Commands are the commands of the source that the table does not
-	// have yet, sorted by name. Derived is true when the source has no
-	// key specs and the keys were found from the arguments' types.
+	// have yet, sorted by name. Derived names those of them whose file has
+	// no key specs, whose keys were found from the arguments' types.
 	Commands []command
-	Derived  bool
+	Derived  []string
 	// NoFlags is true when no command of the source has command flags.
 	NoFlags bool
 }
@@ -40,12 +40,21 @@ type specFile struct {
 // specSources lists the sources in the order they are used: a command is
 // taken from the first source that has it, and never when the live server
 // has it.
-var specSources = []struct{ dir, what string }{
-	{"redis", "Redis's own command JSON files (src/commands/*.json), with their key specs"},
-	{"vector-sets", "the command JSON of the vector sets module in Redis's source (modules/vector-sets/commands.json)"},
-	{"redisjson", "RedisJSON's commands.json"},
-	{"valkey-json", "valkey-json's command JSON files (src/commands/*.json), for the JSON commands that the RedisJSON file does not list"},
-	{"redistimeseries", "RedisTimeSeries's commands.json"},
+//
+// A source is of command JSON files (commands.json, Redis's schema) unless
+// docs is set: then it is of the command pages of Redis's documentation,
+// whose YAML front matter has the same facts in COMMAND DOCS's shape
+// (frontmatter.yaml, see readFrontMatter).
+var specSources = []struct {
+	dir, what string
+	docs      bool
+}{
+	{"redis", "Redis's own command JSON files (src/commands/*.json), with their key specs", false},
+	{"vector-sets", "the command JSON of the vector sets module in Redis's source (modules/vector-sets/commands.json)", false},
+	{"redisjson", "RedisJSON's commands.json", false},
+	{"valkey-json", "valkey-json's command JSON files (src/commands/*.json), for the JSON commands that the RedisJSON file does not list", false},
+	{"redistimeseries", "RedisTimeSeries's commands.json", false},
+	{"redis-docs", "the YAML front matter of Redis's command pages (content/commands/*.md), generated there from the command JSON of Redis and its modules, for the commands that no file above has", true},
 }
 
 // jsonCommand is a command of a command JSON file, in the schema of Redis's
@@ -85,13 +94,15 @@ type jsonKeySpec struct {
 	} `json:"find_keys"`
 }
 
+// jsonArg is an argument of a command, in command JSON files and in the
+// front matter of command pages alike.
 type jsonArg struct {
-	Name      string    `json:"name"`
-	Type      string    `json:"type"`
-	Token     string    `json:"token"`
-	Optional  bool      `json:"optional"`
-	Multiple  bool      `json:"multiple"`
-	Arguments []jsonArg `json:"arguments"`
+	Name      string    `json:"name" yaml:"name"`
+	Type      string    `json:"type" yaml:"type"`
+	Token     string    `json:"token" yaml:"token"`
+	Optional  bool      `json:"optional" yaml:"optional"`
+	Multiple  bool      `json:"multiple" yaml:"multiple"`
+	Arguments []jsonArg `json:"arguments" yaml:"arguments"`
 }
 
 // loadSpecs reads the sources under dir and returns, for each, the
@@ -104,20 +115,24 @@ func loadSpecs(dir string, have []command) ([]specSource, error) {
 	}
 	var out []specSource
 	for _, s := range specSources {
-		src, err := loadSource(filepath.Join(dir, s.dir))
+		src, err := loadSource(filepath.Join(dir, s.dir), s.docs)
 		if err != nil {
 			return nil, err
 		}
 		src.Dir, src.What = s.dir, s.what
 		var cmds []command
+		var derived []string
 		for _, c := range src.Commands {
 			if seen[c.Name] {
 				continue
 			}
 			seen[c.Name] = true
 			cmds = append(cmds, c)
+			if slices.Contains(src.Derived, c.Name) {
+				derived = append(derived, c.Name)
+			}
 		}
-		src.Commands = cmds
+		src.Commands, src.Derived = cmds, derived
 		out = append(out, src)
 	}
 	return out, nil
@@ -126,8 +141,9 @@ func loadSpecs(dir string, have []command) ([]specSource, error) {
 // loadSource reads one source directory: MANIFEST.tsv, whose first line is
 // "repository<TAB>owner/name" and whose other lines are "path<TAB>commit",
 // and commands.json, an object of the files by path, each the file's JSON
-// (an object of its commands by name).
-func loadSource(dir string) (specSource, error) {
+// (an object of its commands by name); with docs, frontmatter.yaml instead
+// (see readFrontMatter).
+func loadSource(dir string, docs bool) (specSource, error) {
 	var src specSource
 	mpath := filepath.Join(dir, "MANIFEST.tsv")
 	mdata, err := os.ReadFile(mpath)
@@ -156,14 +172,27 @@ func loadSource(dir string) (specSource, error) {
 	if src.Repo == "" {
 		return src, fmt.Errorf("%s: no repository line", mpath)
 	}
-	cpath := filepath.Join(dir, "commands.json")
-	cdata, err := os.ReadFile(cpath)
-	if err != nil {
-		return src, err
-	}
 	var files map[string]map[string]jsonCommand
-	if err := json.Unmarshal(cdata, &files); err != nil {
-		return src, fmt.Errorf("%s: %v", cpath, err)
+	var cpath string
+	// where says where a file's entry is in cpath, for errors.
+	where := func(path string) string { return cpath + ": " + path }
+	if docs {
+		cpath = filepath.Join(dir, "frontmatter.yaml")
+		var lines map[string]int
+		files, lines, err = readFrontMatter(cpath)
+		if err != nil {
+			return src, err
+		}
+		where = func(path string) string { return fmt.Sprintf("%s:%d: %s", cpath, lines[path], path) }
+	} else {
+		cpath = filepath.Join(dir, "commands.json")
+		cdata, err := os.ReadFile(cpath)
+		if err != nil {
+			return src, err
+		}
+		if err := json.Unmarshal(cdata, &files); err != nil {
+			return src, fmt.Errorf("%s: %v", cpath, err)
+		}
 	}
 	listed := map[string]bool{}
 	for _, f := range src.Files {
@@ -181,13 +210,15 @@ func loadSource(dir string) (specSource, error) {
 		for name, jc := range cmds {
 			c, derived, err := fromJSON(name, jc)
 			if err != nil {
-				return src, fmt.Errorf("%s: %s: %v", cpath, path, err)
+				return src, fmt.Errorf("%s: %v", where(path), err)
 			}
 			if prev, ok := names[c.Name]; ok {
 				return src, fmt.Errorf("%s: command %s is in both %s and %s", cpath, c.Name, prev, path)
 			}
 			names[c.Name] = path
-			src.Derived = src.Derived || derived
+			if derived {
+				src.Derived = append(src.Derived, c.Name)
+			}
 			src.NoFlags = src.NoFlags && len(jc.CommandFlags) == 0
 			src.Commands = append(src.Commands, c)
 		}

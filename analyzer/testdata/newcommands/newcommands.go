@@ -84,3 +84,17 @@ func cmsMergeWithWeight(ctx context.Context, rdb *redis.ClusterClient) {
 	rdb.CMSMergeWithWeight(ctx, "destCms2", sourceSketches) // want `CMS.MERGE keys "destCms2" .* and "cms1" .* hash to different slots`
 	rdb.CMSMergeWithWeight(ctx, "{cms}dest", map[string]int64{"{cms}1": 1, "{cms}2": 2})
 }
+
+// TS.NRANGE numkeys key [key ...] fromTimestamp toTimestamp, Redis 8.10:
+// the keys are the slice's elements, as in go-redis's
+// timeseries_commands_test.go ("should TSNRange, TSNRangeWithArgs"), whose
+// keys share the hashtag {ts}.
+func tsNRange(ctx context.Context, rdb *redis.ClusterClient) {
+	keys := []string{"ts:open", "ts:high", "ts:low"}
+	rdb.TSNRange(ctx, keys, 1000, 3000)                                                                         // want `TS.NRANGE keys "ts:open" \(slot 10264\) and "ts:high" \(slot 8803\) hash to different slots; give them a common hashtag such as "{ts}"`
+	rdb.TSNRevRangeWithArgs(ctx, []string{"ts:open", "ts:high"}, "-", "+", &redis.TSNRevRangeOptions{Count: 2}) // want `TS.NREVRANGE keys "ts:open" \(slot 10264\) and "ts:high" \(slot 8803\) hash to different slots`
+	fixed := []string{"{ts}:open", "{ts}:high", "{ts}:low"}
+	rdb.TSNRange(ctx, fixed, 1000, 3000)
+	rdb.TSNRangeWithArgs(ctx, fixed, 1000, 3000, &redis.TSNRangeOptions{Count: 2})
+	rdb.TSNRevRange(ctx, []string{"{ts}:open", "{ts}:high"}, "-", "+")
+}
