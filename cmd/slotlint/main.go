@@ -73,6 +73,10 @@ func main() {
 		singlechecker.Main(analyzer.Analyzer)
 		return
 	}
+	if cl.values["V"] == "full" && printVersion(os.Stdout) {
+		// go vet asks this at every run; see version.go.
+		os.Exit(0)
+	}
 	if cl.analyzes() {
 		if err := cl.setAnalyzerFlags(); err != nil {
 			fmt.Fprintf(os.Stderr, "slotlint: %v\n", err)
