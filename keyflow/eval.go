@@ -60,6 +60,10 @@ type evaluator struct {
 	busy map[*types.Var]bool
 	// loopIDs are the identities of variables set inside loops.
 	loopIDs map[string]bool
+	// paths caches the nodes that enclose a position (pathTo); hasGoto is
+	// 0 until flowSensitive looks, then 1 without goto, 2 with.
+	paths   map[token.Pos][]ast.Node
+	hasGoto int
 }
 
 type def struct {
@@ -414,7 +418,7 @@ func (e *evaluator) ident(id *ast.Ident) []Value {
 func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	id := fmt.Sprintf("%s@%d", v.Name(), v.Pos())
 	noBraces := e.noBraces(use)
-	defs := e.defs[v]
+	defs := e.reaching(v, e.defs[v], use.Pos())
 	// A variable of the enclosing function seen from a closure, a range
 	// variable, or one that is set once from something unknown keeps one
 	// identity: every use in one run sees the same value.
@@ -454,7 +458,13 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	}
 	if len(defs) == 1 || allSequential(defs) {
 		// Name the unknowns after the variable, so that two uses of it
-		// compare equal.
+		// compare equal; after the assignments that reach this use, when
+		// other uses see others.
+		if len(defs) < len(e.defs[v]) {
+			for _, d := range defs {
+				id += fmt.Sprintf(":%d", d.pos)
+			}
+		}
 		out = identify(out, id, v.Name())
 	}
 	return e.varying(v, out)
@@ -824,7 +834,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 		if v.Parent() == v.Pkg().Scope() {
 			return e.g.packageSlice(v)
 		}
-		defs := e.defs[v]
+		defs := e.reaching(v, e.defs[v], x.Pos())
 		if len(defs) != 1 || defs[0].rhs == nil {
 			return slice{open: true}
 		}
@@ -832,7 +842,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 		defer delete(e.busy, v)
 		s := e.slice(defs[0].rhs)
 		s.elems = append([]elem(nil), s.elems...)
-		for _, a := range e.appends[v] {
+		for _, a := range e.reachingAppends(v, e.appends[v], x.Pos()) {
 			e.appendTo(&s, a.call, a.inLoop)
 		}
 		return s
