@@ -34,7 +34,8 @@ import (
 //     that touches keys it was not given in KEYS, whose flags a cluster
 //     refuses, or that writes while run with EVAL_RO or EVALSHA_RO
 //     (package luacheck);
-//   - a WATCH queued inside MULTI (KindWatchInMulti), which Redis refuses;
+//   - a WATCH queued inside MULTI (KindWatchInMulti), and a MULTI queued
+//     inside MULTI (KindNestedMulti), which Redis refuses;
 //   - a raw WATCH, MULTI or EXEC sent with Do on a pooled client
 //     (*redis.Client, *redis.ClusterClient, *redis.Ring), where each call
 //     may take another connection (KindPooledTransaction); the same on a
@@ -67,7 +68,9 @@ import (
 // *redis.ClusterClient, add it to the node clients too, with
 // ClusterClient.OnNewNode: a cluster client runs Watch's function on a
 // node's client, so without it a write under WATCH to another slot goes
-// unseen.
+// unseen. On a *redis.Ring, add it to the shards' clients too, with
+// RingOptions.NewClient (Ring.OnNewNode reaches only shards added later):
+// a Ring runs Watch's function on a shard's client.
 //
 //	rdb := redis.NewClient(opts)
 //	rdb.AddHook(clustercheck.NewHook(clustercheck.FailTest(t)))
@@ -234,6 +237,9 @@ const (
 	// the WATCH protects nothing, and a connection may go back to the pool
 	// inside MULTI.
 	KindPooledTransaction = "pooled-transaction"
+	// KindNestedMulti is a MULTI queued inside MULTI (a TxPipeline or
+	// TxPipelined), which Redis refuses: "MULTI calls can not be nested".
+	KindNestedMulti = "nested-multi"
 	// KindNoScript is an EVALSHA of a script whose source the hook has not
 	// seen: it cannot check the script's keys (see Hook).
 	KindNoScript = "noscript"
@@ -242,7 +248,9 @@ const (
 // A CrossSlotError is what the hook found wrong with a command, transaction,
 // WATCH or script: what a Redis Cluster would refuse.
 type CrossSlotError struct {
-	// Kind is KindCommand, KindTransaction, KindWatch or KindScript.
+	// Kind is one of the Kind constants: KindCommand, KindTransaction,
+	// KindWatch, KindScript, KindWatchInMulti, KindNestedMulti,
+	// KindPooledTransaction, KindNoScript.
 	Kind string
 	// Command names what was sent: "RENAME", "MULTI/EXEC", "WATCH",
 	// "EVALSHA".
@@ -266,6 +274,8 @@ func (e *CrossSlotError) Error() string {
 	switch e.Kind {
 	case KindWatchInMulti:
 		b.WriteString("ERR WATCH inside MULTI is not allowed")
+	case KindNestedMulti:
+		b.WriteString("ERR MULTI calls can not be nested")
 	case KindPooledTransaction:
 		b.WriteString("ERR " + e.Command + " through Do on a pooled client protects nothing")
 	case KindNoScript:
@@ -733,6 +743,17 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 				e.Slots = append(e.Slots, slot.Of(k))
 			}
 			bad[i], anyBad = e, true
+			continue
+		}
+		if tx && name == "multi" {
+			if bad == nil {
+				bad = make([]*CrossSlotError, len(cmds))
+			}
+			bad[i], anyBad = &CrossSlotError{
+				Kind: KindNestedMulti, Command: "MULTI",
+				Reason: "MULTI queued in a transaction (TxPipeline, TxPipelined), which already starts with MULTI: Redis refuses it (\"MULTI calls can not be nested\") and still runs the transaction's other commands at EXEC",
+				Fix:    "drop the MULTI: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
+			}, true
 			continue
 		}
 		if tx {
