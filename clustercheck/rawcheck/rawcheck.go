@@ -32,13 +32,20 @@ import (
 const (
 	KindCommand     = "command"     // one command's keys span slots
 	KindTransaction = "transaction" // a transaction's keys span slots
+	// KindWatchInMulti is a WATCH sent inside MULTI, which Redis refuses:
+	// "WATCH inside MULTI is not allowed".
+	KindWatchInMulti = "watch-in-multi"
+	// KindNestedMulti is a MULTI sent inside MULTI, which Redis refuses:
+	// "MULTI calls can not be nested".
+	KindNestedMulti = "nested-multi"
 	// KindScript is a script that touches keys it was not given in KEYS,
 	// or whose flags a cluster refuses (package luacheck).
 	KindScript = "script"
 )
 
-// An Error is a command or transaction that a Redis Cluster would refuse
-// with CROSSSLOT.
+// An Error is a command or transaction that a Redis Cluster would refuse:
+// with CROSSSLOT, or, for KindWatchInMulti and KindNestedMulti, as any
+// Redis server refuses them.
 type Error struct {
 	Kind string
 	// Command names what was sent: "RENAME", "MULTI/EXEC".
@@ -55,7 +62,15 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString("CROSSSLOT Keys in request don't hash to the same slot (slotlint: ")
+	switch e.Kind {
+	case KindWatchInMulti:
+		b.WriteString("ERR WATCH inside MULTI is not allowed")
+	case KindNestedMulti:
+		b.WriteString("ERR MULTI calls can not be nested")
+	default:
+		b.WriteString("CROSSSLOT Keys in request don't hash to the same slot")
+	}
+	b.WriteString(" (slotlint: ")
 	b.WriteString(e.Command)
 	b.WriteString(": ")
 	b.WriteString(e.Reason)
@@ -221,6 +236,25 @@ func (t *Conn) Feed(argv []string) *Error {
 		return nil
 	}
 	name := strings.ToUpper(argv[0])
+	switch {
+	case name == "MULTI" && t.multi:
+		return &Error{
+			Kind: KindNestedMulti, Command: "MULTI",
+			Reason: "MULTI sent inside MULTI: Redis refuses it (\"MULTI calls can not be nested\") and still runs the commands queued at EXEC",
+			Fix:    "send MULTI once, at the start of the transaction",
+		}
+	case name == "WATCH" && t.multi:
+		keys := argv[1:]
+		e := &Error{
+			Kind: KindWatchInMulti, Command: "WATCH", Keys: keys,
+			Reason: "WATCH " + quoteList(keys) + " sent inside MULTI: Redis refuses it (\"WATCH inside MULTI is not allowed\"), and the keys are not watched",
+			Fix:    "send WATCH before MULTI",
+		}
+		for _, k := range keys {
+			e.Slots = append(e.Slots, slot.Of(k))
+		}
+		return e
+	}
 	switch name {
 	case "MULTI":
 		t.multi, t.keys = true, nil
@@ -268,4 +302,12 @@ func (c *Checker) Batch(cmds [][]string) (int, *Error) {
 		}
 	}
 	return -1, nil
+}
+
+func quoteList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, " ")
 }

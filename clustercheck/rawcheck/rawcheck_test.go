@@ -62,6 +62,16 @@ func TestTransaction(t *testing.T) {
 	if e := conn.Feed([]string{"DECRBY", "balance:{a}", "10"}); e != nil {
 		t.Errorf("same slot: %v", e)
 	}
+	// WATCH and MULTI inside MULTI: refused, and the state is kept.
+	if e := conn.Feed([]string{"WATCH", "balance:c"}); e == nil || e.Kind != KindWatchInMulti || !strings.HasPrefix(e.Error(), `ERR WATCH inside MULTI is not allowed (slotlint: WATCH: WATCH "balance:c" sent inside MULTI`) {
+		t.Errorf("WATCH inside MULTI: %v", e)
+	}
+	if e := conn.Feed([]string{"MULTI"}); e == nil || e.Kind != KindNestedMulti || !strings.HasPrefix(e.Error(), "ERR MULTI calls can not be nested (slotlint: MULTI: ") {
+		t.Errorf("MULTI inside MULTI: %v", e)
+	}
+	if e := conn.Feed([]string{"DECRBY", "balance:b", "10"}); e == nil || !strings.Contains(e.Error(), `"balance:{a}"`) {
+		t.Errorf("after a nested MULTI, the transaction's keys are kept: %v", e)
+	}
 	if e := conn.Feed([]string{"EXEC"}); e != nil {
 		t.Error(e)
 	}

@@ -4,7 +4,8 @@
 // through the key specs of slotlint's commands table, must share a slot,
 // and so must the keys of each transaction: those WATCHed and those of the
 // commands queued between MULTI and EXEC, whether sent one by one on a
-// dedicated client or together in DoMulti.
+// dedicated client or together in DoMulti. A WATCH or MULTI sent inside
+// MULTI, which any Redis server refuses, is reported too.
 //
 // Scripts are checked by their source, with the Lua checks of slotlint's
 // go-redis hook: keys a script touches but was not given in KEYS, its
@@ -260,11 +261,22 @@ func (c *client) DoMultiCache(ctx context.Context, multi ...rueidis.CacheableTTL
 	return c.Client.DoMultiCache(ctx, multi...)
 }
 
+// DoStream checks the command; an EVALSHA of an unseen script is sent, as
+// a stream has no reply of its own to answer it with.
 func (c *client) DoStream(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResultStream {
 	if e := c.ck.rc.Command(cmd.Commands()); c.ck.fault(e) {
 		return rueidis.NewErrorResultStream(e)
 	}
 	return c.Client.DoStream(ctx, cmd)
+}
+
+// DoMultiStream checks the commands as DoMulti does; an EVALSHA of an
+// unseen script is sent, as with DoStream.
+func (c *client) DoMultiStream(ctx context.Context, multi ...rueidis.Completed) rueidis.MultiRedisResultStream {
+	if _, e := c.ck.rc.Batch(commands(multi)); c.ck.fault(e) {
+		return rueidis.NewErrorResultStream(e)
+	}
+	return c.Client.DoMultiStream(ctx, multi...)
 }
 
 func (c *client) Dedicated(fn func(rueidis.DedicatedClient) error) error {

@@ -60,6 +60,12 @@ func TestStandalone(t *testing.T) {
 		t.Errorf("hashtagged MGET: %v", err)
 	}
 
+	// DoStream and DoMultiStream are checked too.
+	st := c.DoStream(ctx, c.B().Mget().Key("cart:1", "cart:2").Build())
+	crossSlot(t, st.Error(), `MGET: keys "cart:1"`)
+	st = c.DoMultiStream(ctx, c.B().Get().Key("cart:1").Build(), c.B().Mget().Key("cart:1", "cart:2").Build())
+	crossSlot(t, st.Error(), `MGET: keys "cart:1"`)
+
 	// DoMulti is a pipeline: each command may go to its own slot.
 	for _, r := range c.DoMulti(ctx, c.B().Set().Key("a").Value("1").Build(), c.B().Set().Key("b").Value("1").Build()) {
 		if r.Error() != nil {
@@ -98,6 +104,31 @@ func TestStandalone(t *testing.T) {
 	if n, _ := raw.Do(ctx, raw.B().Get().Key("balance:{bank}:b").Build()).AsInt64(); n != 1 {
 		t.Errorf("the hashtagged transaction did not run: balance:{bank}:b is %d", n)
 	}
+
+	// MULTI and WATCH inside MULTI on a dedicated connection: the server
+	// refuses both, and so does the wrapper, before sending them.
+	misuse := func(d valkey.DedicatedClient) (nested, watch error) {
+		d.Do(ctx, d.B().Multi().Build())
+		nested = d.Do(ctx, d.B().Multi().Build()).Error()
+		watch = d.Do(ctx, d.B().Watch().Key("balance:c").Build()).Error()
+		d.Do(ctx, d.B().Discard().Build())
+		return nested, watch
+	}
+	raw.Dedicated(func(d valkey.DedicatedClient) error {
+		nested, watch := misuse(d)
+		if nested == nil || !strings.Contains(nested.Error(), "MULTI calls can not be nested") || watch == nil || !strings.Contains(watch.Error(), "WATCH inside MULTI is not allowed") {
+			t.Errorf("the server's answers: %v; %v", nested, watch)
+		}
+		return nil
+	})
+	c.Dedicated(func(d valkey.DedicatedClient) error {
+		nested, watch := misuse(d)
+		var e *rawcheck.Error
+		if !errors.As(nested, &e) || e.Kind != rawcheck.KindNestedMulti || !errors.As(watch, &e) || e.Kind != rawcheck.KindWatchInMulti {
+			t.Errorf("the wrapper's answers: %v; %v", nested, watch)
+		}
+		return nil
+	})
 
 	// Lua.Exec sends EVALSHA, whose declared keys must share a slot.
 	lua := valkey.NewLuaScript("return redis.call('GET', KEYS[1])")

@@ -37,12 +37,14 @@ type rewrite struct {
 
 // rewrites turn rueidis's names into valkey-go's: the module path, the
 // hook's own package, the client's renamed identifiers (RedisResult,
-// IsRedisNil and the like are ValkeyResult, IsValkeyNil in valkey-go), the
+// IsRedisNil, MultiRedisResultStream and the like are ValkeyResult,
+// IsValkeyNil, MultiValkeyResultStream in valkey-go), the
 // package qualifier, and the client's name in prose.
 var rewrites = []rewrite{
 	{regexp.MustCompile(`"github\.com/redis/rueidis"`), `"github.com/valkey-io/valkey-go"`},
 	{regexp.MustCompile(`\brueidishook`), `valkeyhook`},
 	{regexp.MustCompile(`\brueidis\.Redis`), `valkey.Valkey`},
+	{regexp.MustCompile(`\brueidis\.MultiRedis`), `valkey.MultiValkey`},
 	{regexp.MustCompile(`\brueidis\.IsRedis`), `valkey.IsValkey`},
 	{regexp.MustCompile(`\brueidis\.([A-Z])`), `valkey.$1`},
 	{regexp.MustCompile(`\brueidis\b`), `valkey-go`},
