@@ -88,6 +88,7 @@ type Hook struct {
 	ask     bool
 	table   *cmdTable
 	scripts scriptcheck.Cache
+	command func(string) *ruleset.Command // h.table.command, made once
 	// passUnseen sends EVALSHA of unseen scripts unchecked.
 	passUnseen bool
 
@@ -193,6 +194,7 @@ func NewHook(opts ...HookOption) *Hook {
 		h.rules = defaultRules()
 	}
 	h.table = newCmdTable(h.rules, h.ask)
+	h.command = h.table.command
 	if h.mode == modeFailTest {
 		t := h.t
 		t.Cleanup(func() {
@@ -941,7 +943,7 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 	}
 	srv := h.table.server.Load()
 	found := entry.Check(argv[2:], n, name == "eval_ro" || name == "evalsha_ro", scriptcheck.Specs{
-		ID: srv, Command: h.table.command,
+		ID: srv, Command: h.command,
 		// Once the key specs are settled (the server's, or LocalSpecs).
 		Settled: !h.table.needFetch(),
 	})

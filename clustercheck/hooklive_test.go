@@ -65,8 +65,8 @@ func TestHookNestedMulti(t *testing.T) {
 
 	// What the server does, on one connection: it refuses the inner
 	// MULTI and runs the rest at EXEC. (Through an unhooked TxPipelined,
-	// go-redis then expects one reply more than the server sends, and the
-	// call ends in a read timeout.)
+	// go-redis then misreads the replies, and the call ends in a read
+	// timeout.)
 	raw := s.Client(t)
 	conn := raw.Conn()
 	defer conn.Close()

@@ -87,6 +87,7 @@ func (e *Error) Error() string {
 type Checker struct {
 	rules   *ruleset.Rules
 	scripts scriptcheck.Cache
+	cmds    func(string) *ruleset.Command // rules.Command, for the Lua checks
 }
 
 // New returns a checker for the commands table of rules; nil means
@@ -95,7 +96,7 @@ func New(rules *ruleset.Rules) *Checker {
 	if rules == nil {
 		rules = slotlint.Builtin()
 	}
-	return &Checker{rules: rules}
+	return &Checker{rules: rules, cmds: luacheck.CommandsFrom(rules)}
 }
 
 // Keys returns the keys of a command, argv[0] its name. A command the
@@ -180,7 +181,7 @@ func (c *Checker) script(name string, argv []string) *Error {
 		return nil
 	}
 	found := entry.Check(argv[2:], n, name == "EVAL_RO" || name == "EVALSHA_RO", scriptcheck.Specs{
-		ID: c.rules, Command: c.command, Settled: true,
+		ID: c.rules, Command: c.cmds, Settled: true,
 	})
 	if len(found) == 0 {
 		return nil
@@ -199,9 +200,6 @@ func (c *Checker) script(name string, argv []string) *Error {
 		Reason: strings.Join(msgs, "; "), Script: found,
 	}
 }
-
-// command returns a command's key specs for the Lua checks.
-func (c *Checker) command(name string) *ruleset.Command { return c.rules.Command(name) }
 
 // colocation returns an Error when keys span slots.
 func colocation(kind, command string, keys []string) *Error {
