@@ -20,6 +20,12 @@ import (
 // atomicity, and newer versions fail at run time. A plain pipeline is not
 // a transaction: its commands may go to any slots, and only each
 // multi-key command in it is checked.
+//
+// What is reported is the engine's sound verdict read with two rules
+// (reported): an empty string beside other values of one key is a
+// placeholder, not a key, and maybe-cross-slot needs some literal text in
+// both keys, since a key that is only an unknown value gives no evidence of
+// its slot.
 
 // crossSlot returns the cross-slot, maybe-cross-slot and copy-db findings
 // of one call.
@@ -51,12 +57,15 @@ func crossSlot(site *keyflow.Site) []diag {
 // that may not share a slot. Keys that are in doubt only because of the
 // function's parameters are carried to its callers instead.
 func keysDiag(site *keyflow.Site) (diag, bool) {
-	col := site.Col
-	if site.Chosen == nil || col.Verdict == keyspace.Same || site.Carried || site.SplitAlone {
+	if site.Chosen == nil || site.Col.Verdict == keyspace.Same || site.Carried || site.SplitAlone {
+		return diag{}, false
+	}
+	col, chosen := reported(site.AllKeys())
+	if col.Verdict == keyspace.Same {
 		return diag{}, false
 	}
 	call := site.Call
-	a, b := site.Chosen[col.Pair[0]], site.Chosen[col.Pair[1]]
+	a, b := chosen[col.Pair[0]], chosen[col.Pair[1]]
 	d := diag{
 		pos:      call.Pos(),
 		end:      call.End(),
@@ -69,6 +78,82 @@ func keysDiag(site *keyflow.Site) (diag, bool) {
 		}
 	}
 	return d, true
+}
+
+// reported is the verdict that keysDiag reports over a site's key groups,
+// the engine's verdict (keyflow.Colocate, which is sound) read with two
+// rules that keep guesses out of the findings:
+//
+//   - An empty string among other values of one key is a placeholder, not
+//     a key: the zero value of a variable that some path leaves unset, or
+//     a reset to "" (if skip { k = "" }), which code passes where a script
+//     checks for it (if KEYS[3] ~= "") or a cluster branch replaces it by a
+//     key in the right slot. Such "" values are left out; a key whose only
+//     value is "" stays.
+//   - Keys that may differ (maybe-cross-slot) are reported only when both
+//     have some literal text, or are all literal as "" is. A key that is
+//     nothing but an unknown value (a parameter's field, a call slotlint
+//     cannot follow) shows nothing of its slot: a warning about it would
+//     be a guess. Keys that provably differ (cross-slot) are reported
+//     whatever they are built from.
+func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
+	groups = dropPlaceholders(groups)
+	if len(groups) < 2 {
+		return keyspace.Colocation{Verdict: keyspace.Same}, nil
+	}
+	col, chosen := keyflow.Colocate(groups)
+	if col.Verdict != keyspace.Maybe {
+		return col, chosen
+	}
+	var shaped []keyflow.Group
+	for _, g := range groups {
+		var alts keyflow.Group
+		for _, v := range g {
+			if hasShape(v.Key) {
+				alts = append(alts, v)
+			}
+		}
+		if len(alts) > 0 {
+			shaped = append(shaped, alts)
+		}
+	}
+	if len(shaped) < 2 {
+		return keyspace.Colocation{Verdict: keyspace.Same}, nil
+	}
+	return keyflow.Colocate(shaped)
+}
+
+// dropPlaceholders leaves out of each group the empty strings that stand
+// beside other values.
+func dropPlaceholders(groups []keyflow.Group) []keyflow.Group {
+	out := make([]keyflow.Group, 0, len(groups))
+	for _, g := range groups {
+		var keep keyflow.Group
+		for _, v := range g {
+			if s, ok := v.Key.Literal(); !ok || s != "" {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) == 0 {
+			keep = g
+		}
+		out = append(out, keep)
+	}
+	return out
+}
+
+// hasShape reports whether a key holds some literal text, or is all
+// literal (the empty key "" is, and hashes to slot 0).
+func hasShape(k keyspace.Key) bool {
+	if k.IsLiteral() {
+		return true
+	}
+	for _, p := range k.Parts {
+		if !p.Unknown && p.Lit != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // reason is the colocation's reason, worded for two keys that look the same

@@ -27,6 +27,8 @@ import (
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps
 //	  lostupdate   what is and is not a lost update
 //	  split        multi-key commands go-redis's ClusterClient splits
+//	  branches     keys set on every branch, appended in a branch that
+//	               returns, "" placeholders, keys that are only an unknown
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -1,0 +1,198 @@
+// Package branches holds keys whose values depend on the path to the call:
+// a variable declared without a value and set on every branch, a key
+// appended in a branch that returns, empty strings passed as placeholders
+// for keys a mode does not use, and keys that are only an unknown value.
+package branches
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Origin: centrifuge, broker_redis.go (RedisBroker.publish): var streamKey
+// is set on both branches of if UseLists, so its zero value never reaches
+// the script. Before, the call was reported with keys "" (slot 0) and the
+// meta key.
+var addHistory = redis.NewScript(`
+redis.call("rpush", KEYS[1], ARGV[1])
+redis.call("hincrby", KEYS[2], "s", 1)
+return 1
+`)
+
+func publishHistory(ctx context.Context, rdb *redis.ClusterClient, useLists bool, ch, msg string) error {
+	var streamKey string
+	if useLists {
+		streamKey = "cf.list." + ch
+	} else {
+		streamKey = "cf.stream." + ch
+	}
+	metaKey := "cf.meta.{" + ch + "}"
+	return addHistory.Run(ctx, rdb, []string{streamKey, metaKey}, msg).Err() // want `EVALSHA keys "cf.list.<ch>" \(hashtag unknown\) and "cf.meta.\{<ch>\}" \(hashtag "\{<ch>\}"\) may hash to different slots`
+}
+
+func publishHistoryFixed(ctx context.Context, rdb *redis.ClusterClient, useLists bool, ch, msg string) error {
+	var streamKey string
+	if useLists {
+		streamKey = "cf.list.{" + ch + "}"
+	} else {
+		streamKey = "cf.stream.{" + ch + "}"
+	}
+	metaKey := "cf.meta.{" + ch + "}"
+	return addHistory.Run(ctx, rdb, []string{streamKey, metaKey}, msg).Err()
+}
+
+// The same with a switch: every case sets the key, and the default returns.
+func publishByMode(ctx context.Context, rdb *redis.ClusterClient, mode int, ch, msg string) error {
+	var streamKey string
+	switch mode {
+	case 1:
+		streamKey = "cf.list.{" + ch + "}"
+	case 2:
+		streamKey = "cf.stream.{" + ch + "}"
+	default:
+		return nil
+	}
+	return addHistory.Run(ctx, rdb, []string{streamKey, "cf.meta.{" + ch + "}"}, msg).Err()
+}
+
+// A key whose only value is the zero value is a bug, and is reported.
+func renameUnset(ctx context.Context, rdb *redis.Client, ch string) {
+	var from string
+	rdb.Rename(ctx, from, "cf.meta."+ch) // want `RENAME keys "" \(slot 0\) and "cf.meta.<ch>" \(hashtag unknown\) may hash to different slots`
+}
+
+// Origin: centrifuge, map_broker_redis.go (RedisMapBroker.Publish): keys a
+// mode does not use are passed as "" and the script skips them; on a
+// cluster they are replaced by a key in the channel's slot. An empty
+// string beside other values of a key is such a placeholder, not a key.
+var addScript = redis.NewScript(`
+if KEYS[1] ~= "" then redis.call("xadd", KEYS[1], "*", "d", ARGV[1]) end
+if KEYS[2] ~= "" then redis.call("hset", KEYS[2], "s", ARGV[1]) end
+if KEYS[3] ~= "" then redis.call("hset", KEYS[3], "k", ARGV[1]) end
+return 1
+`)
+
+func publishState(ctx context.Context, rdb redis.UniversalClient, cluster, streamless bool, key, ch, msg string) error {
+	streamKey := ""
+	if !streamless {
+		streamKey = "cf:stream:{" + ch + "}"
+	}
+	var stateKey string
+	if key != "" {
+		stateKey = "cf:state:{" + ch + "}"
+	}
+	if cluster {
+		nilKey := "cf:nil:{" + ch + "}"
+		if streamKey == "" {
+			streamKey = nilKey
+		}
+		if stateKey == "" {
+			stateKey = nilKey
+		}
+	}
+	return addScript.Run(ctx, rdb, []string{streamKey, "cf:meta:{" + ch + "}", stateKey}, msg).Err()
+}
+
+// The bad form: the state key has no hashtag. The placeholders do not
+// hide it.
+func publishStateUntagged(ctx context.Context, rdb redis.UniversalClient, streamless bool, key, ch, msg string) error {
+	streamKey := ""
+	if !streamless {
+		streamKey = "cf:stream:{" + ch + "}"
+	}
+	var stateKey string
+	if key != "" {
+		stateKey = "cf:state:" + ch
+	}
+	return addScript.Run(ctx, rdb, []string{streamKey, "cf:meta:{" + ch + "}", stateKey}, msg).Err() // want `EVALSHA keys "cf:stream:\{<ch>\}" \(hashtag "\{<ch>\}"\) and "cf:state:<ch>" \(hashtag unknown\) may hash to different slots`
+}
+
+// Origin: asynq, internal/rdb/rdb.go (RDB.Done and RDB.MarkAsComplete):
+// the unique key is appended, and the script that reads it run, in a
+// branch that returns; the other call passes the keys without it.
+type message struct {
+	ID, Queue, UniqueKey string
+}
+
+var (
+	doneCmd = redis.NewScript(`
+redis.call("LREM", KEYS[1], 0, ARGV[1])
+redis.call("ZREM", KEYS[2], ARGV[1])
+return redis.call("DEL", KEYS[3])
+`)
+	doneUniqueCmd = redis.NewScript(`
+redis.call("LREM", KEYS[1], 0, ARGV[1])
+redis.call("ZREM", KEYS[2], ARGV[1])
+redis.call("DEL", KEYS[3])
+if redis.call("GET", KEYS[4]) == ARGV[1] then
+  redis.call("DEL", KEYS[4])
+end
+return 1
+`)
+)
+
+func runScript(ctx context.Context, rdb redis.UniversalClient, script *redis.Script, keys []string, args ...any) error {
+	return script.Run(ctx, rdb, keys, args...).Err()
+}
+
+func done(ctx context.Context, rdb redis.UniversalClient, msg *message) error {
+	keys := []string{
+		"asynq:{" + msg.Queue + "}:active",
+		"asynq:{" + msg.Queue + "}:lease",
+		"asynq:{" + msg.Queue + "}:t:" + msg.ID,
+	}
+	if len(msg.UniqueKey) > 0 {
+		keys = append(keys, msg.UniqueKey)
+		return runScript(ctx, rdb, doneUniqueCmd, keys, msg.ID)
+	}
+	return runScript(ctx, rdb, doneCmd, keys, msg.ID)
+}
+
+// The bad form: the branch does not return, so doneCmd gets the unique
+// key too, and never reads it.
+func doneFallsThrough(ctx context.Context, rdb redis.UniversalClient, msg *message) error {
+	keys := []string{
+		"asynq:{" + msg.Queue + "}:active",
+		"asynq:{" + msg.Queue + "}:lease",
+		"asynq:{" + msg.Queue + "}:t:" + msg.ID,
+	}
+	if len(msg.UniqueKey) > 0 {
+		keys = append(keys, msg.UniqueKey)
+	}
+	return runScript(ctx, rdb, doneCmd, keys, msg.ID) // want `script doneCmd: the call passes 4 keys but the script never reads KEYS\[4\] \("<msg.UniqueKey>"\)`
+}
+
+// Origin: asynq, internal/rdb/rdb.go (RDB.Enqueue with a unique key) and
+// centrifuge, broker_redis.go (keys from helpers slotlint cannot follow):
+// a key that is only an unknown value, msg.UniqueKey, shows nothing of its
+// slot. A warning that it may be in another slot would be a guess, so
+// none is given; a key built with text of its own is still checked.
+var enqueueUniqueCmd = redis.NewScript(`
+if redis.call("SET", KEYS[1], ARGV[1], "NX") then
+  redis.call("HSET", KEYS[2], "msg", ARGV[2])
+  return 1
+end
+return 0
+`)
+
+func enqueueUnique(ctx context.Context, rdb redis.UniversalClient, msg *message, payload string) error {
+	keys := []string{msg.UniqueKey, "asynq:{" + msg.Queue + "}:t:" + msg.ID}
+	return enqueueUniqueCmd.Run(ctx, rdb, keys, msg.ID, payload).Err()
+}
+
+func enqueueUniqueUntagged(ctx context.Context, rdb redis.UniversalClient, msg *message, payload string) error {
+	keys := []string{"asynq:unique:" + msg.ID, "asynq:{" + msg.Queue + "}:t:" + msg.ID}
+	return enqueueUniqueCmd.Run(ctx, rdb, keys, msg.ID, payload).Err() // want `EVALSHA keys "asynq:unique:<msg.ID>" \(hashtag unknown\) and "asynq:\{<msg.Queue>\}:t:<msg.ID>" \(hashtag "\{<msg.Queue>\}"\) may hash to different slots`
+}
+
+func enqueueUniqueFixed(ctx context.Context, rdb redis.UniversalClient, msg *message, payload string) error {
+	keys := []string{"asynq:{" + msg.Queue + "}:unique:" + msg.ID, "asynq:{" + msg.Queue + "}:t:" + msg.ID}
+	return enqueueUniqueCmd.Run(ctx, rdb, keys, msg.ID, payload).Err()
+}
+
+// Keys that provably hash to different slots are reported whatever the
+// rest is built from.
+func moveProven(ctx context.Context, rdb *redis.Client, other string) {
+	rdb.MGet(ctx, "{a}:x", "{b}:x", other) // want `MGET keys "\{a\}:x" \(slot \d+\) and "\{b\}:x" \(slot \d+\) hash to different slots`
+}
