@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/redis/rueidis v1.0.79
+	github.com/redis/rueidis/rueidiscompat v1.0.79
 	github.com/slotlint/slotlint v0.0.0
 )
 
