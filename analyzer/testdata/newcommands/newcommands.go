@@ -97,4 +97,8 @@ func tsNRange(ctx context.Context, rdb *redis.ClusterClient) {
 	rdb.TSNRange(ctx, fixed, 1000, 3000)
 	rdb.TSNRangeWithArgs(ctx, fixed, 1000, 3000, &redis.TSNRangeOptions{Count: 2})
 	rdb.TSNRevRange(ctx, []string{"{ts}:open", "{ts}:high"}, "-", "+")
+	// Sent raw, the keys are found by the command's key spec: numkeys, then
+	// that many keys.
+	rdb.Do(ctx, "TS.NRANGE", 2, "ts:open", "ts:high", "-", "+") // want `TS.NRANGE keys "ts:open" \(slot 10264\) and "ts:high" \(slot 8803\) hash to different slots`
+	rdb.Do(ctx, "TS.NRANGE", 2, "{ts}:open", "{ts}:high", "-", "+")
 }
