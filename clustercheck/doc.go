@@ -11,14 +11,19 @@
 //   - Hook is a go-redis hook for test suites. It finds the keys of every
 //     command from the server's key specs and reports commands,
 //     transactions, WATCHes and scripts whose keys span slots, and the
-//     transactions that protect nothing (WATCH inside MULTI, raw WATCH or
-//     MULTI on a pooled client), either by failing the command with a
+//     transactions that protect nothing or that Redis refuses (WATCH or
+//     MULTI inside MULTI, raw WATCH or MULTI on a pooled client), and
+//     scripts by their Lua (undeclared keys, flags, a write run with
+//     EVAL_RO), either by failing the command with a
 //     *CrossSlotError, as a cluster would, or by failing the test at its
 //     end.
 //   - Audit scans every master of a cluster, read-only, and tallies how keys
 //     spread over slots and nodes and which keys fit no key family of the
 //     rules.
 //
-// The package's domain logic comes from packages slot and keyspace; this is
-// the only part of slotlint that talks to Redis, through go-redis v9.
+// The package's domain logic comes from packages slot, keyspace and
+// luacheck; this package talks to Redis through go-redis v9. The runtime
+// hooks for rueidis and valkey-go (clustercheck/rueidishook,
+// clustercheck/valkeyhook) are modules of their own, over the
+// client-independent clustercheck/rawcheck.
 package clustercheck
