@@ -23,16 +23,33 @@
 # Then the standalone "slotlint PKGS" (one process, no vet cache) with the
 # build cache warm. Each measurement is repeated RUNS times, the tools
 # alternating; the summary gives medians and slotlint/vet ratios of the wall
-# time, the CPU time (user+sys of the whole process tree) and the peak RSS,
-# which GNU time reports as that of the largest single process in the tree.
+# time, the CPU time (user+sys of the whole process tree, in milliseconds,
+# from bash's time) and the peak RSS, which GNU time reports as that of the
+# largest single process in the tree, with the load average (1 minute) seen
+# before each measurement.
+#
+# A third side, "quiet", is slotlint with every check turned off
+# (-disable=<every check>): it runs on the same packages but reports
+# nothing, so that a warm rerun has no findings to replay. Its warm cost
+# against slotlint's is the cost of the findings; against plain vet's, the
+# cost of the tool alone. (Its vetcold figures are not slotlint's: with
+# every check off there is less to do.)
 #
 # Usage: scripts/bench-vet.sh            (from anywhere)
 # Environment: RUNS (5), RUNS_COLD (RUNS: a cold run compiles every
 # dependency, minutes on a large module), WARM_REPEAT (5: warm reruns in
 # each run, a second or two each, so that their median rises above noise),
 # N (400 packages), HUGE (1500 cases), CORPORA ("corpus std goredis"),
-# MODES ("cold vetcold warm standalone"), WORK (a new temporary directory;
-# the raw results and logs stay there).
+# MODES ("cold vetcold warm standalone"), TOOLS ("vet slotlint"; add quiet
+# for the side without findings), WORK (a new temporary directory; the raw
+# results and logs stay there), SLOTLINT_REV (the commit to name when the
+# script runs in a tree exported with git archive).
+#
+# The go vet figures of record since the -V=full change, many warm reruns
+# taking turns:
+#
+#   RUNS=1 WARM_REPEAT=21 CORPORA="corpus goredis" MODES="vetcold warm" \
+#     TOOLS="vet slotlint quiet" scripts/bench-vet.sh
 set -euo pipefail
 
 RUNS=${RUNS:-5}
@@ -42,6 +59,7 @@ N=${N:-400}
 HUGE=${HUGE:-1500}
 CORPORA=${CORPORA:-corpus std goredis}
 MODES=${MODES:-cold vetcold warm standalone}
+TOOLS=${TOOLS:-vet slotlint}
 WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/slotlint-bench.XXXXXX")}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -52,7 +70,7 @@ fi
 mkdir -p "$WORK/bin" "$WORK/logs"
 WORK=$(cd "$WORK" && pwd)
 raw=$WORK/raw.tsv
-printf 'corpus\ttool\tmode\trun\twall_s\tuser_s\tsys_s\tmaxrss_kb\texit\n' >"$raw"
+printf 'corpus\ttool\tmode\trun\twall_s\tuser_s\tsys_s\tmaxrss_kb\texit\tload1\n' >"$raw"
 
 echo "== machine"
 {
@@ -60,13 +78,22 @@ echo "== machine"
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
 	echo "go: $(go version)"
-	echo "slotlint: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+	# SLOTLINT_REV names the commit of a tree exported with git archive.
+	echo "slotlint: ${SLOTLINT_REV:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')}"
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$WORK/machine.txt"
 
 echo "== building slotlint"
 (cd "$repo" && go build -o "$WORK/bin/slotlint" ./cmd/slotlint)
 sl=$WORK/bin/slotlint
+# Every check, for the quiet side's -disable, from the message that an
+# unknown name gets.
+checks=$("$sl" -disable=_ 2>&1 | sed -n 's/.*the checks are //p' | tr -d ' ' || true)
+if [[ " $TOOLS " == *" quiet "* ]] && [ -z "$checks" ]; then
+	echo "bench-vet: could not list slotlint's checks for the quiet side (slotlint -disable=_)" >&2
+	exit 1
+fi
+echo "slotlint -V=full: $("$sl" -V=full)" | tee -a "$WORK/machine.txt"
 
 # Each corpus: a directory to run in, and the package patterns.
 declare -A dir pkgs
@@ -112,15 +139,21 @@ measure() {
 	# Write back what the previous step left in the page cache (a copied
 	# build cache, vet results), so that it does not land in this timing.
 	sync
-	(cd "${dir[$corpus]}" && /usr/bin/time -o "$log.time" -f '%e %U %S %M' "$@") >"$log.out" 2>&1 || rc=$?
+	local load
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	# bash's time gives wall, user and sys to the millisecond (GNU time, to
+	# 10 ms); GNU time gives the peak RSS. Both count the whole tree.
+	local TIMEFORMAT='%3R %3U %3S'
+	{ time (cd "${dir[$corpus]}" && /usr/bin/time -o "$log.time" -f '%e %U %S %M' "$@" >"$log.out" 2>&1); } 2>"$log.cpu" || rc=$?
 	if grep -q -E '^panic: |^fatal error: |internal error' "$log.out"; then
 		echo "bench-vet: $tool crashed; see $log.out" >&2
 		exit 1
 	fi
 	local wall user sys rss
-	read -r wall user sys rss < <(tail -1 "$log.time")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$user" "$sys" "$rss" "$rc" >>"$raw"
-	printf '  %-8s %-9s %-10s run %s: %7.2fs wall %8.2fs cpu %7d KB  exit %s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$(echo "$user + $sys" | bc)" "$rss" "$rc"
+	read -r wall user sys < <(tail -1 "$log.cpu")
+	read -r _ _ _ rss < <(tail -1 "$log.time")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$user" "$sys" "$rss" "$rc" "$load" >>"$raw"
+	printf '  %-8s %-9s %-10s run %-5s %8.3fs wall %8.0fms cpu %7d KB  exit %s  load %s\n' "$corpus" "$tool" "$mode" "$run" "$wall" "$(echo "($user + $sys) * 1000" | bc)" "$rss" "$rc" "$load"
 }
 
 has() { [[ " $MODES " == *" $1 "* ]]; }
@@ -130,6 +163,7 @@ vetcmd() {
 	case $1 in
 	vet) echo go vet "$2" ;;
 	slotlint) echo go vet -vettool="$sl" "$2" ;;
+	quiet) echo go vet -vettool="$sl" -disable="$checks" "$2" ;;
 	esac
 }
 
@@ -142,7 +176,7 @@ for c in $CORPORA; do
 		(cd "${dir[$c]}" && GOCACHE=$WORK/seed go vet -printf=false ${pkgs[$c]} >"$WORK/logs/$c.seed.out" 2>&1) || true
 	fi
 	for run in $(seq 1 "$RUNS"); do
-		for tool in vet slotlint; do
+		for tool in $TOOLS; do
 			# shellcheck disable=SC2046
 			if has cold && [ "$run" -le "$RUNS_COLD" ]; then
 				rm -rf "$WORK/cache"
@@ -162,58 +196,83 @@ for c in $CORPORA; do
 		done
 		if has warm; then
 			# The sides take turns, rerun by rerun, so that a drift of the
-			# machine's speed hits both.
+			# machine's speed hits both, in one order and then the other.
+			order=$TOOLS
 			for k in $(seq 1 "$WARM_REPEAT"); do
-				for tool in vet slotlint; do
+				if [ $((k % 2)) = 0 ]; then order=$(echo "$TOOLS" | tr ' ' '\n' | tac | tr '\n' ' '); else order=$TOOLS; fi
+				for tool in $order; do
 					# shellcheck disable=SC2046
 					GOCACHE=$WORK/cache.$tool measure "$c" "$tool" warm "$run.$k" $(vetcmd $tool "${pkgs[$c]}")
 				done
 			done
 		fi
-		rm -rf "$WORK/cache.vet" "$WORK/cache.slotlint"
+		for tool in $TOOLS; do rm -rf "$WORK/cache.$tool"; done
 		if has standalone; then
 			# The standalone checker takes the same patterns; -test=true is
 			# its default, like go vet's.
 			measure "$c" standalone standalone "$run" "$sl" "${pkgs[$c]}"
 		fi
 	done
-	rm -rf "$WORK/cache" "$WORK/cache.vet" "$WORK/cache.slotlint" "$WORK/seed"
+	rm -rf "$WORK/cache" "$WORK/seed"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/machine.txt"
 
-# The summary: medians, and slotlint over vet.
-awk -F'\t' -v runs="$RUNS" -v runs_cold="$RUNS_COLD" -v warm_repeat="$WARM_REPEAT" '
-function median(key,    n, i, j, t, a) {
-	n = split(vals[key], a, " ")
+# The summary: medians, each side over plain vet, and the median of the
+# ratios of measurements taken side by side (the same run and rerun).
+awk -F'\t' -v runs="$RUNS" -v runs_cold="$RUNS_COLD" -v warm_repeat="$WARM_REPEAT" -v tools="$TOOLS" '
+function median(list,    n, i, j, t, a) {
+	n = split(list, a, " ")
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 	if (n == 0) return ""
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function count(list,    a) { return split(list, a, " ") }
 NR > 1 {
 	k = $1 SUBSEP $2 SUBSEP $3
 	vals[k SUBSEP "wall"] = vals[k SUBSEP "wall"] " " $5
-	vals[k SUBSEP "cpu"] = vals[k SUBSEP "cpu"] " " ($6 + $7)
+	vals[k SUBSEP "cpu"] = vals[k SUBSEP "cpu"] " " ($6 + $7) * 1000
 	vals[k SUBSEP "rss"] = vals[k SUBSEP "rss"] " " ($8 / 1024)
-	if (!(($1 SUBSEP $3) in seen)) { seen[$1 SUBSEP $3] = 1; order[++n] = $1 SUBSEP $3 }
+	cpu[k SUBSEP $4] = ($6 + $7) * 1000
+	runids[$1 SUBSEP $3] = runids[$1 SUBSEP $3] " " $4
+	m = $1 SUBSEP $3
+	if (!(m in lo) || $10 + 0 < lo[m]) lo[m] = $10 + 0
+	if (!(m in hi) || $10 + 0 > hi[m]) hi[m] = $10 + 0
+	if (!(m in seen)) { seen[m] = 1; order[++n] = m }
 }
 END {
-	printf "| corpus | cache | go vet wall | slotlint wall | ratio | go vet CPU | slotlint CPU | ratio | go vet peak RSS | slotlint peak RSS | ratio |\n"
-	printf "|---|---|---|---|---|---|---|---|---|---|---|\n"
+	nt = split(tools, tl, " ")
+	printf "| corpus | cache | side | n | go vet wall | side wall | ratio | go vet CPU | side CPU | ratio | paired CPU ratio | go vet peak RSS | side peak RSS | ratio | load |\n"
+	printf "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
 	for (i = 1; i <= n; i++) {
 		split(order[i], p, SUBSEP)
 		if (p[2] == "standalone") continue
-		v = p[1] SUBSEP "vet" SUBSEP p[2]; s = p[1] SUBSEP "slotlint" SUBSEP p[2]
-		vw = median(v SUBSEP "wall"); sw = median(s SUBSEP "wall")
-		vc = median(v SUBSEP "cpu"); sc = median(s SUBSEP "cpu")
-		vr = median(v SUBSEP "rss"); sr = median(s SUBSEP "rss")
-		printf "| %s | %s | %.2f s | %.2f s | %.2f | %.1f s | %.1f s | %.2f | %.0f MiB | %.0f MiB | %.2f |\n", p[1], p[2], vw, sw, sw / vw, vc, sc, sc / vc, vr, sr, sr / vr
+		v = p[1] SUBSEP "vet" SUBSEP p[2]
+		for (t = 1; t <= nt; t++) {
+			if (tl[t] == "vet") continue
+			s = p[1] SUBSEP tl[t] SUBSEP p[2]
+			if (vals[s SUBSEP "cpu"] == "" || vals[v SUBSEP "cpu"] == "") continue
+			vw = median(vals[v SUBSEP "wall"]); sw = median(vals[s SUBSEP "wall"])
+			vc = median(vals[v SUBSEP "cpu"]); sc = median(vals[s SUBSEP "cpu"])
+			vr = median(vals[v SUBSEP "rss"]); sr = median(vals[s SUBSEP "rss"])
+			# Paired: the ratio of each measurement to plain vet'"'"'s of the same run id.
+			pr = ""; delete done
+			nr = split(runids[order[i]], ids, " ")
+			for (r = 1; r <= nr; r++) {
+				if (ids[r] in done) continue
+				done[ids[r]] = 1
+				if ((s SUBSEP ids[r]) in cpu && (v SUBSEP ids[r]) in cpu && cpu[v SUBSEP ids[r]] > 0)
+					pr = pr " " cpu[s SUBSEP ids[r]] / cpu[v SUBSEP ids[r]]
+			}
+			printf "| %s | %s | %s | %d | %.3f s | %.3f s | %.3f | %.0f ms | %.0f ms | %.3f | %.3f | %.1f MiB | %.1f MiB | %.3f | %.2f to %.2f |\n", p[1], p[2], tl[t], count(vals[s SUBSEP "cpu"]), vw, sw, sw / vw, vc, sc, sc / vc, median(pr), vr, sr, sr / vr, lo[order[i]], hi[order[i]]
+		}
 	}
-	printf "\n| corpus | standalone slotlint wall | CPU | peak RSS |\n|---|---|---|---|\n"
+	header = "\n| corpus | standalone slotlint wall | CPU | peak RSS |\n|---|---|---|---|\n"
 	for (i = 1; i <= n; i++) {
 		split(order[i], p, SUBSEP)
 		if (p[2] != "standalone") continue
+		printf "%s", header; header = ""
 		s = p[1] SUBSEP "standalone" SUBSEP "standalone"
-		printf "| %s | %.2f s | %.1f s | %.0f MiB |\n", p[1], median(s SUBSEP "wall"), median(s SUBSEP "cpu"), median(s SUBSEP "rss")
+		printf "| %s | %.2f s | %.0f ms | %.0f MiB |\n", p[1], median(vals[s SUBSEP "wall"]), median(vals[s SUBSEP "cpu"]), median(vals[s SUBSEP "rss"])
 	}
 	printf "\nMedians of %d runs (cold: %d; warm: %d reruns in each).\n", runs, runs_cold, warm_repeat
 }' "$raw" | tee "$WORK/summary.md"
