@@ -81,10 +81,10 @@ func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyf
 		ReadOnly:      run.ReadOnly,
 	}
 	for _, g := range run.Keys {
-		lc.Keys = append(lc.Keys, firstKey(g))
+		lc.Keys = append(lc.Keys, oneKey(g, true))
 	}
 	for _, g := range run.Args {
-		lc.Args = append(lc.Args, firstKey(g))
+		lc.Args = append(lc.Args, oneKey(g, false))
 	}
 	var out []diag
 	for _, f := range script.Check(luacheck.CommandsFrom(c.rules), lc) {
@@ -113,11 +113,35 @@ func (c *checker) once(call *ast.CallExpr, ref keyflow.ScriptRef, what string, f
 	return d, true
 }
 
-func firstKey(g keyflow.Group) keyspace.Key {
+// oneKey returns the key that stands for an element of KEYS (keys true)
+// or ARGV whose Go value may be one of several: the value when there is
+// one, or the first when all share one slot; for KEYS, leaving out the
+// empty string, which callers pass for a key they do not use (scripts test
+// for it before they touch the key).
+// Else it is a key of unknown text and slot, rather than one of the values
+// picked at random: a script's key compared with it may be in another slot,
+// never provably so.
+func oneKey(g keyflow.Group, keys bool) keyspace.Key {
 	if len(g) == 0 {
 		return keyspace.Unknown("", "?", false)
 	}
-	return g[0].Key
+	alts := make([]keyspace.Key, 0, len(g))
+	for _, v := range g {
+		if s, ok := v.Key.Literal(); keys && ok && s == "" {
+			continue
+		}
+		alts = append(alts, v.Key)
+	}
+	switch {
+	case len(alts) == 0:
+		return g[0].Key
+	case len(alts) == 1:
+		return alts[0]
+	}
+	if keyspace.Colocate(alts...).Verdict == keyspace.Same {
+		return alts[0]
+	}
+	return keyspace.Unknown("", fmt.Sprintf("one of %d values", len(alts)), false)
 }
 
 // checkLibraryLoad reports, where a library is loaded, what makes Redis 7

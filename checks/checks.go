@@ -40,6 +40,9 @@ const (
 	LuaSyntax = "lua-syntax"
 	// UndeclaredKey: a script touches a key it was not given in KEYS.
 	UndeclaredKey = "undeclared-key"
+	// UndeclaredKeySameSlot: a script touches a key it was not given in
+	// KEYS, but the key keeps the slot of a key in KEYS.
+	UndeclaredKeySameSlot = "undeclared-key-same-slot"
 	// ScriptArity: KEYS and ARGV do not match what the script reads.
 	ScriptArity = "script-arity"
 	// ScriptFlags: a shebang that Redis 7 rejects or that does not fit.
@@ -151,9 +154,15 @@ var registry = []Check{
 	},
 	{
 		Name: UndeclaredKey, Family: FamilyScripts, Severity: SeverityError,
-		Doc:         "a script touches a key it was not given in KEYS",
-		Description: "A Lua script or function reads or writes a key that it was not given in KEYS. Redis Cluster routes a script by the keys in KEYS, so a key built inside the script or taken from ARGV may live on another node. Pass the key in KEYS.",
+		Doc:         "a script touches a key it was not given in KEYS, which may be in another slot",
+		Description: "A Lua script or function reads or writes a key that it was not given in KEYS, and nothing proves the key is in the slot of a key in KEYS. Redis Cluster routes a script by the keys in KEYS, so a key built inside the script or taken from ARGV may live on another node. Pass the key in KEYS.",
 		Anchor:      luaAnchor,
+	},
+	{
+		Name: UndeclaredKeySameSlot, Family: FamilyScripts, Severity: SeverityWarning,
+		Doc:         "a script touches a key it was not given in KEYS, in the slot of a key in KEYS",
+		Description: "A Lua script or function reads or writes a key that it was not given in KEYS, but the key keeps the hashtag (or the slot) of a key in KEYS, such as ARGV[1] .. id where ARGV[1] is a prefix with the hashtag of KEYS[1]. Redis Cluster runs it, but cluster proxies and Dragonfly route and lock by KEYS alone, and Redis documents that every key a script touches is declared. Pass the key in KEYS when its name is known before the call.",
+		Anchor:      UndeclaredKeySameSlot,
 	},
 	{
 		Name: ScriptArity, Family: FamilyScripts, Severity: SeverityError,

@@ -20,6 +20,10 @@ const (
 	CategorySyntax = checks.LuaSyntax
 	// CategoryUndeclaredKey: the script touches a key it was not given in KEYS.
 	CategoryUndeclaredKey = checks.UndeclaredKey
+	// CategoryUndeclaredKeySameSlot: the script touches a key it was not
+	// given in KEYS, and the key keeps the slot of a key in KEYS: Redis
+	// Cluster runs it, cluster proxies do not.
+	CategoryUndeclaredKeySameSlot = checks.UndeclaredKeySameSlot
 	// CategoryArity: KEYS and ARGV do not match what the script reads: a
 	// KEYS[i] past the keys passed, keys passed and never read, a key passed
 	// in ARGV.
@@ -391,9 +395,20 @@ func (c *checker) declaredKeys() []declared {
 }
 
 // key checks one key argument of a command call.
+//
+// The empty string among other values of an argument is not taken for a
+// key: scripts use the empty string for "no key" (a KEYS element the
+// caller leaves empty, a variable set to it when a key is off) and test for
+// it before they touch the key; where the test is of a flag set under it,
+// the analysis, which narrows a variable only by tests of the variable
+// itself (see refine), still sees it. An argument that can only be "" is
+// reported: the script then does touch the key "", which is in slot 0.
 func (c *checker) key(st *site, sl argSlot) {
 	var bad []*value
 	for _, v := range sl.vals {
+		if v.kind == kLit && v.text == "" && len(sl.vals) > 1 {
+			continue
+		}
 		if v.kind != kKey && v.stringish() {
 			bad = append(bad, v)
 		}
@@ -425,7 +440,12 @@ func (c *checker) key(st *site, sl argSlot) {
 	case v.kind == kConcat && v.hasKey():
 		fix = "pass the whole key in KEYS"
 	}
-	c.add(CategoryUndeclaredKey, st.line, st.col, "%s touches a key not declared in KEYS: %s; %s; %s", st.text, from, c.verdict(v), fix)
+	verdict, same := c.verdict(v)
+	cat := CategoryUndeclaredKey
+	if same {
+		cat = CategoryUndeclaredKeySameSlot
+	}
+	c.add(cat, st.line, st.col, "%s touches a key not declared in KEYS: %s; %s; %s", st.text, from, verdict, fix)
 	for _, v := range bad {
 		if v.kind == kArg {
 			c.argvKey(st, v)
@@ -439,14 +459,15 @@ func isIdent(e ast.Expr) bool {
 }
 
 // verdict says whether an undeclared key shares the slot of the declared
-// keys, and what Redis 7 makes of it.
-func (c *checker) verdict(v *value) string {
+// keys, and what Redis 7 makes of it; same is true when the key keeps the
+// slot of a declared key.
+func (c *checker) verdict(v *value) (msg string, same bool) {
 	decl := c.declaredKeys()
 	if len(decl) == 0 {
 		if c.call.KnownKeyCount {
-			return "the call passes no keys, so a cluster client sends the script to any node: it is wrong on Redis Cluster too"
+			return "the call passes no keys, so a cluster client sends the script to any node: it is wrong on Redis Cluster too", false
 		}
-		return "the script reads no KEYS, so nothing ties the key to the node that runs the script: it is wrong on Redis Cluster too"
+		return "the script reads no KEYS, so nothing ties the key to the node that runs the script: it is wrong on Redis Cluster too", false
 	}
 	// A key built from KEYS[i] with a variable i is as good as the worst
 	// of the keys the call passes.
@@ -465,23 +486,23 @@ func (c *checker) verdict(v *value) string {
 	switch worst {
 	case keyspace.Same:
 		if s := wd.key.Subject(); s.Kind == keyspace.SubjectTag {
-			return fmt.Sprintf("it keeps the hashtag %s of %s, %s", tagText(s), wd.label, works)
+			return fmt.Sprintf("it keeps the hashtag %s of %s, %s", tagText(s), wd.label, works), true
 		}
-		return fmt.Sprintf("it is in the slot of %s, %s", wd.label, works)
+		return fmt.Sprintf("it is in the slot of %s, %s", wd.label, works), true
 	case keyspace.Different:
-		return fmt.Sprintf("it is wrong on Redis Cluster too (%s vs %s of %s): %s", subjectText(wk), subjectText(wd.key), wd.label, c.crossSlotRule(false))
+		return fmt.Sprintf("it is wrong on Redis Cluster too (%s vs %s of %s): %s", subjectText(wk), subjectText(wd.key), wd.label, c.crossSlotRule(false)), false
 	}
 	if wv.kind == kConcat && wv.parts[0].kind == kKey && wv.parts[0].idx > 0 {
 		if keyOf(wv.parts[0], c.call).Subject().Kind == keyspace.SubjectUnknown {
 			first := exprOf(wv.parts[0])
-			return fmt.Sprintf("it stays in the slot of %s only if %s has a hashtag: %s", first, first, c.crossSlotRule(true))
+			return fmt.Sprintf("it stays in the slot of %s only if %s has a hashtag: %s", first, first, c.crossSlotRule(true)), false
 		}
 	}
 	why := ""
 	if wk.Subject().Kind != keyspace.SubjectUnknown || wd.key.Subject().Kind != keyspace.SubjectUnknown {
 		why = fmt.Sprintf(" (%s vs %s of %s)", subjectText(wk), subjectText(wd.key), wd.label)
 	}
-	return fmt.Sprintf("it may be in another slot than %s%s, which is wrong on Redis Cluster too: %s", wd.label, why, c.crossSlotRule(true))
+	return fmt.Sprintf("it may be in another slot than %s%s, which is wrong on Redis Cluster too: %s", wd.label, why, c.crossSlotRule(true)), false
 }
 
 // compare returns the best verdict of a key against the declared keys, and

@@ -41,5 +41,15 @@
 // values read from Redis through locals, reassignments, branches, loops over
 // KEYS, simple tables, and the calls of functions defined in the script. A
 // value it cannot trace, such as a field of a decoded JSON document, counts
-// as not declared.
+// as not declared. A branch narrows the variables its condition tests: where
+// k ~= "x" holds (or "x" ~= k, or a conjunction with it, or after
+// if k == "x" then return end), k is not "x"; where k or k ~= nil holds, k
+// is not nil. The empty string among other values of a key is the "no key"
+// that scripts test for, not a key; a key that can only be "" is reported.
+//
+// An undeclared key that keeps the slot of a declared one (ARGV[1] .. id,
+// with a prefix that has the hashtag of KEYS[1]) is reported under
+// CategoryUndeclaredKeySameSlot: Redis Cluster runs it, proxies do not. One
+// that may be in another slot, or whose slot is not known, is reported under
+// CategoryUndeclaredKey.
 package luacheck

@@ -347,6 +347,7 @@ func (a *analyzer) stmt(s ast.Stmt, sc *scope, st *state, fr *frame) *scope {
 	case *ast.WhileStmt:
 		a.loop(st, func(body *state) {
 			a.test(s.Condition, sc, body, fr)
+			a.refine(s.Condition, true, sc, body)
 			a.block(s.Stmts, sc, body, fr)
 		})
 	case *ast.RepeatStmt:
@@ -359,8 +360,10 @@ func (a *analyzer) stmt(s ast.Stmt, sc *scope, st *state, fr *frame) *scope {
 	case *ast.IfStmt:
 		a.test(s.Condition, sc, st, fr)
 		then := st.copy()
+		a.refine(s.Condition, true, sc, then)
 		a.block(s.Then, sc, then, fr)
 		els := st.copy()
+		a.refine(s.Condition, false, sc, els)
 		a.block(s.Else, sc, els, fr)
 		st.set(join(then, els))
 	case *ast.NumberForStmt:
@@ -566,7 +569,15 @@ func (a *analyzer) eval(e ast.Expr, sc *scope, st *state, fr *frame) vset {
 		return pick(vals, tail, 0)
 	case *ast.LogicalOpExpr:
 		l := a.test(e.Lhs, sc, st, fr)
-		r := a.eval(e.Rhs, sc, st, fr)
+		// The right operand runs only where the left one is true (and)
+		// or false (or); past the expression, either path may have run.
+		short := st.copy()
+		a.refine(e.Lhs, e.Operator == "and", sc, st)
+		var r vset
+		if !st.dead {
+			r = a.eval(e.Rhs, sc, st, fr)
+		}
+		st.set(join(short, st))
 		if e.Operator == "or" {
 			return union(l, r)
 		}
@@ -1186,4 +1197,88 @@ func formatValue(f vset, args vset2, tail *spread) vset {
 		out = concatSets(out, s)
 	}
 	return out
+}
+
+// refine narrows the state to the paths where the condition cond has the
+// given truth, by what the condition says of the variables it tests: where
+// v ~= "x" (or "x" ~= v, or not (v == "x")) holds, v is not the string "x";
+// where v, or v ~= nil, holds, v is not nil; a conjunction that holds holds
+// in each of its operands, a disjunction that fails fails in each. A
+// branch where a variable is left with no value is one no path reaches.
+// Only variables are narrowed, and only by removing constants they may
+// hold, so the state stays a superset of what the script can see there.
+func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
+	if st.dead {
+		return
+	}
+	switch e := cond.(type) {
+	case *ast.LogicalOpExpr:
+		if e.Operator == "and" && truth || e.Operator == "or" && !truth {
+			a.refine(e.Lhs, truth, sc, st)
+			a.refine(e.Rhs, truth, sc, st)
+		}
+	case *ast.UnaryNotOpExpr:
+		a.refine(e.Expr, !truth, sc, st)
+	case *ast.IdentExpr:
+		if truth {
+			a.exclude(e, nilValue, sc, st)
+		}
+	case *ast.RelationalOpExpr:
+		if e.Operator != "==" && e.Operator != "~=" || (e.Operator == "~=") != truth {
+			return
+		}
+		if id, ok := e.Lhs.(*ast.IdentExpr); ok {
+			if c := a.constant(e.Rhs, sc, st); c != nil {
+				a.exclude(id, c, sc, st)
+			}
+		}
+		if id, ok := e.Rhs.(*ast.IdentExpr); ok {
+			if c := a.constant(e.Lhs, sc, st); c != nil {
+				a.exclude(id, c, sc, st)
+			}
+		}
+	}
+}
+
+// constant returns the string, number or nil that an expression is for
+// sure: a literal, or a variable that holds one constant only.
+func (a *analyzer) constant(e ast.Expr, sc *scope, st *state) *value {
+	switch e := e.(type) {
+	case *ast.StringExpr:
+		return litValue(e.Value)
+	case *ast.NilExpr:
+		return nilValue
+	case *ast.NumberExpr:
+		return numLit(normalizeNumber(e.Value))
+	case *ast.IdentExpr:
+		if v := a.lookup(sc, e.Value); v != nil {
+			if vs := st.vars[v]; len(vs) == 1 && (vs[0].kind == kLit || vs[0].kind == kNil || vs[0].kind == kNum && vs[0].text != "") {
+				return vs[0]
+			}
+		}
+	}
+	return nil
+}
+
+// exclude removes a constant from the values of the variable id names.
+func (a *analyzer) exclude(id *ast.IdentExpr, c *value, sc *scope, st *state) {
+	v := a.lookup(sc, id.Value)
+	if v == nil {
+		return
+	}
+	vs, ok := st.vars[v]
+	if !ok || !vs.has(c) {
+		return
+	}
+	out := make(vset, 0, len(vs)-1)
+	for _, x := range vs {
+		if x.id != c.id {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		st.dead = true
+		return
+	}
+	st.vars[v] = out
 }

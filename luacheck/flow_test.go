@@ -87,7 +87,7 @@ return outer(KEYS[1])
 `,
 			call: orders,
 			want: []want{
-				w(CategoryUndeclaredKey, 3, 12, `redis.call("INCR", b .. ":n") touches a key not declared in KEYS: the concatenation KEYS[1] .. ":n"; it keeps the hashtag "{orders}" of KEYS[1]`, "pass the whole key in KEYS"),
+				w(CategoryUndeclaredKeySameSlot, 3, 12, `redis.call("INCR", b .. ":n") touches a key not declared in KEYS: the concatenation KEYS[1] .. ":n"; it keeps the hashtag "{orders}" of KEYS[1]`, "pass the whole key in KEYS"),
 			},
 		},
 		{
@@ -166,7 +166,7 @@ k = k .. ':meta'
 return redis.call('HGETALL', k)
 `,
 			call: keysCall(ordersJob),
-			want: []want{w(CategoryUndeclaredKey, 3, 8, `k holds the concatenation KEYS[1] .. ":meta"; it keeps the hashtag "{orders}" of KEYS[1], so it works on Redis Cluster`, "pass the whole key in KEYS")},
+			want: []want{w(CategoryUndeclaredKeySameSlot, 3, 8, `k holds the concatenation KEYS[1] .. ":meta"; it keeps the hashtag "{orders}" of KEYS[1], so it works on Redis Cluster`, "pass the whole key in KEYS")},
 		},
 		{
 			name: "concatenation with KEYS whose hashtag is unknown",
@@ -183,13 +183,13 @@ return redis.call('HGETALL', k)
 			name: "concatenation with ARGV known at run time",
 			src:  `return redis.call('GET', KEYS[1] .. ':' .. ARGV[1])`,
 			call: runtimeCall([]string{"emq:{orders}"}, "x"),
-			want: []want{w(CategoryUndeclaredKey, 1, 8, `the concatenation KEYS[1] .. ":" .. ARGV[1]; it keeps the hashtag "{orders}" of KEYS[1]`)},
+			want: []want{w(CategoryUndeclaredKeySameSlot, 1, 8, `the concatenation KEYS[1] .. ":" .. ARGV[1]; it keeps the hashtag "{orders}" of KEYS[1]`)},
 		},
 		{
 			name: "symbolic keys from the analyzer",
 			src:  `return redis.call('HGETALL', KEYS[1] .. ':meta')`,
 			call: Call{Keys: []keyspace.Key{sym("emq:{<queue>}:job:<id>")}, KnownKeyCount: true},
-			want: []want{w(CategoryUndeclaredKey, 1, 8, `it keeps the hashtag "{<queue>}" of KEYS[1]`)},
+			want: []want{w(CategoryUndeclaredKeySameSlot, 1, 8, `it keeps the hashtag "{<queue>}" of KEYS[1]`)},
 		},
 		{
 			name: "ipairs over KEYS",
@@ -214,7 +214,7 @@ end
 end
 `,
 			call: keysCall(ordersPending, ordersActive),
-			want: []want{w(CategoryUndeclaredKey, 2, 3, `the concatenation KEYS[i] .. ":copy"; it keeps the hashtag "{orders}" of KEYS[1]`)},
+			want: []want{w(CategoryUndeclaredKeySameSlot, 2, 3, `the concatenation KEYS[i] .. ":copy"; it keeps the hashtag "{orders}" of KEYS[1]`)},
 		},
 		{
 			name: "ipairs over KEYS builds keys, one without hashtag",
@@ -259,7 +259,7 @@ end
 			src:  `return redis.call('DEL', unpack(ARGV))`,
 			call: Call{Keys: lits(ordersPending), Args: lits("emq:{orders}:a", "emq:b"), KnownArgCount: true},
 			want: []want{
-				w(CategoryUndeclaredKey, 1, 8, `unpack(ARGV) passes ARGV[1]; it keeps the hashtag "{orders}" of KEYS[1]`),
+				w(CategoryUndeclaredKeySameSlot, 1, 8, `unpack(ARGV) passes ARGV[1]; it keeps the hashtag "{orders}" of KEYS[1]`),
 				w(CategoryArity, 1, 8, `ARGV[1] ("emq:{orders}:a") is used as a key`),
 				w(CategoryUndeclaredKey, 1, 8, `unpack(ARGV) passes ARGV[2]; it is wrong on Redis Cluster too`),
 				w(CategoryArity, 1, 8, `ARGV[2] ("emq:b") is used as a key`),
@@ -309,7 +309,7 @@ return redis.call('GET', other)
 `,
 			call: keysCall(ordersJob),
 			want: []want{
-				w(CategoryUndeclaredKey, 3, 1, `meta holds the concatenation KEYS[1] .. ":meta"; it keeps the hashtag "{orders}"`),
+				w(CategoryUndeclaredKeySameSlot, 3, 1, `meta holds the concatenation KEYS[1] .. ":meta"; it keeps the hashtag "{orders}"`),
 				w(CategoryUndeclaredKey, 4, 8, `other holds the concatenation "emq:" .. ARGV[1]`),
 			},
 		},
@@ -384,7 +384,7 @@ return redis.call('GET', k)
 			name: "same key as the one passed",
 			src:  `return redis.call('GET', 'emq:job:1')`,
 			call: Call{Keys: lits("emq:job:1")},
-			want: []want{w(CategoryUndeclaredKey, 1, 8, `it is in the slot of KEYS[1], so it works on Redis Cluster`)},
+			want: []want{w(CategoryUndeclaredKeySameSlot, 1, 8, `it is in the slot of KEYS[1], so it works on Redis Cluster`)},
 		},
 	})
 }

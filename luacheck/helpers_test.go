@@ -117,7 +117,7 @@ func matches(f Finding, x want) bool {
 }
 
 var categories = map[string]bool{CategorySyntax: true, CategoryUndeclaredKey: true, CategoryArity: true,
-	CategoryFlags: true, CategoryCrossSlot: true, CategoryMaybeCrossSlot: true}
+	CategoryFlags: true, CategoryCrossSlot: true, CategoryMaybeCrossSlot: true, CategoryUndeclaredKeySameSlot: true}
 
 // checkInvariants checks what every finding promises: a known category, a
 // position that is in the script or absent, and a one-line message with the

@@ -126,7 +126,7 @@ func TestJobQueue(t *testing.T) {
 			src:  enqueueBad,
 			call: keysCall(ordersPending),
 			want: []want{
-				{cat: CategoryUndeclaredKey, line: 3, col: 1, exact: `script enqueueBadScript line 3: redis.call("HSET", "emq:{orders}:job:" .. ARGV[1], "payload", ARGV[2]) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. ARGV[1]; ` + works + `; pass it in KEYS`},
+				{cat: CategoryUndeclaredKeySameSlot, line: 3, col: 1, exact: `script enqueueBadScript line 3: redis.call("HSET", "emq:{orders}:job:" .. ARGV[1], "payload", ARGV[2]) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. ARGV[1]; ` + works + `; pass it in KEYS`},
 				{cat: CategoryUndeclaredKey, line: 5, col: 1, exact: `script enqueueBadScript line 5: redis.call("SADD", "emq:queues", "orders") touches a key not declared in KEYS: the string literal "emq:queues"; it is wrong on Redis Cluster too (slot 8388 vs hashtag "{orders}" of KEYS[1]): without a shebang, Redis 7 runs it only while both slots are on one node; pass it in KEYS`},
 			},
 		},
@@ -154,7 +154,7 @@ func TestJobQueue(t *testing.T) {
 			src:  claimBad,
 			call: keysCall(ordersPending, ordersActive, ordersLeases),
 			want: []want{
-				{cat: CategoryUndeclaredKey, line: 8, col: 8, exact: `script claimBadScript line 8: redis.call("HGETALL", "emq:{orders}:job:" .. id) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. <value read from Redis at line 3>; ` + works + `; pass it in KEYS (read it in an earlier call if need be)`},
+				{cat: CategoryUndeclaredKeySameSlot, line: 8, col: 8, exact: `script claimBadScript line 8: redis.call("HGETALL", "emq:{orders}:job:" .. id) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. <value read from Redis at line 3>; ` + works + `; pass it in KEYS (read it in an earlier call if need be)`},
 			},
 		},
 		{
@@ -182,7 +182,7 @@ func TestJobQueue(t *testing.T) {
 			src:  completeBad,
 			call: runtimeCall([]string{ordersActive, ordersLeases}, "42"),
 			want: []want{
-				w(CategoryUndeclaredKey, 6, 1, `redis.call("DEL", "emq:{orders}:job:" .. ARGV[1]) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. ARGV[1]; `+works),
+				w(CategoryUndeclaredKeySameSlot, 6, 1, `redis.call("DEL", "emq:{orders}:job:" .. ARGV[1]) touches a key not declared in KEYS: the concatenation "emq:{orders}:job:" .. ARGV[1]; `+works),
 				w(CategoryUndeclaredKey, 7, 1, `the string literal "emq:stats:processed"; it is wrong on Redis Cluster too (slot 9856 vs hashtag "{orders}" of KEYS[1])`),
 			},
 		},
@@ -196,7 +196,7 @@ func TestJobQueue(t *testing.T) {
 			src:  retryBad,
 			call: runtimeCall([]string{ordersJob, ordersActive}, "42", "1000", "emq:{orders}:scheduled", "1700000000"),
 			want: []want{
-				{cat: CategoryUndeclaredKey, line: 4, col: 1, exact: `script retryBadScript line 4: redis.call("ZADD", ARGV[3], tonumber(ARGV[4]) + delay, ARGV[1]) touches a key not declared in KEYS: ARGV[3]; ` + works + `; pass it in KEYS, not in ARGV`},
+				{cat: CategoryUndeclaredKeySameSlot, line: 4, col: 1, exact: `script retryBadScript line 4: redis.call("ZADD", ARGV[3], tonumber(ARGV[4]) + delay, ARGV[1]) touches a key not declared in KEYS: ARGV[3]; ` + works + `; pass it in KEYS, not in ARGV`},
 				{cat: CategoryArity, line: 4, col: 1, exact: `script retryBadScript line 4: ARGV[3] ("emq:{orders}:scheduled") is used as a key by redis.call("ZADD", ARGV[3], tonumber(ARGV[4]) + delay, ARGV[1]), so the caller passes a key in ARGV; pass it in KEYS`},
 			},
 		},

@@ -85,9 +85,9 @@ func TestLibraryFunctions(t *testing.T) {
 			w(CategoryFlags, 13, 1, "function enqueue line 13: the function runs with FCALL_RO, but it is registered without the flag no-writes"),
 		}},
 		{"claim bad", "claim", queueLibBad, runtimeCall([]string{pending, active}, "emq:{orders}:leases", "100"), []want{
-			w(CategoryUndeclaredKey, 17, 3, "function claim line 17:", "touches a key not declared in ks: argv[1]", "pass it in ks, not in argv"),
+			w(CategoryUndeclaredKeySameSlot, 17, 3, "function claim line 17:", "touches a key not declared in ks: argv[1]", "pass it in ks, not in argv"),
 			w(CategoryArity, 17, 3, `argv[1] ("emq:{orders}:leases") is used as a key`),
-			w(CategoryUndeclaredKey, 18, 10, `redis.call("HGETALL", "emq:{orders}:job:" .. id) touches a key not declared in ks`),
+			w(CategoryUndeclaredKeySameSlot, 18, 10, `redis.call("HGETALL", "emq:{orders}:job:" .. id) touches a key not declared in ks`),
 		}},
 		{"claim good", "claim", queueLibGood, runtimeCall([]string{pending, active, "emq:{orders}:leases", "emq:{orders}:job:1"}, "100"), nil},
 		{"claim short", "claim", queueLibGood, keysCall(pending, active), []want{

@@ -357,7 +357,7 @@ func TestAnalysisBounds(t *testing.T) {
 	// A loop that keeps growing a key.
 	s, _ = Parse("grow", "local k = KEYS[1]\nfor i = 1, 100 do k = k .. ':x' end\nreturn redis.call('GET', k)")
 	got = s.Check(lookupTest, Call{Keys: lits(ordersPending)})
-	if len(got) != 1 || got[0].Category != CategoryUndeclaredKey {
+	if len(got) != 1 || got[0].Category != CategoryUndeclaredKeySameSlot {
 		t.Errorf("grow: %v", got)
 	}
 }

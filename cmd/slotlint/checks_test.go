@@ -44,6 +44,7 @@ func Many(ctx context.Context, rdb *redis.Client, a, b string) {
 	rdb.Rename(ctx, "tmp:"+a, "live:"+b)
 	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false)
 	rdb.Eval(ctx, "return redis.call('GET', 'other')", []string{"{q}:a"})
+	rdb.Eval(ctx, "return redis.call('GET', KEYS[1] .. ':n')", []string{"{q}:b"})
 	bal, _ := rdb.Get(ctx, "balance:1").Int()
 	rdb.Set(ctx, "balance:1", bal-30, 0)
 	//slotlint:ignore
@@ -83,7 +84,7 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 	t.Parallel()
 	dir := newModule(t, map[string]string{"many/many.go": manyChecks})
 	all := categories(t, bin, dir)
-	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.CopyDB, checks.UndeclaredKey, checks.LostUpdate, checks.IgnoreDirective} {
+	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.CopyDB, checks.UndeclaredKey, checks.UndeclaredKeySameSlot, checks.LostUpdate, checks.IgnoreDirective} {
 		if !slices.Contains(all, c) {
 			t.Fatalf("the test package has no %s finding; it has %q", c, all)
 		}
@@ -99,6 +100,8 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 		{[]string{"-disable=maybe-cross-slot"}, without(checks.MaybeCrossSlot)},
 		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.CopyDB)},
 		{[]string{"-proven-only", "-disable=ignore-directive,undeclared-key"}, without(checks.MaybeCrossSlot, checks.IgnoreDirective, checks.UndeclaredKey)},
+		{[]string{"-disable=undeclared-key-same-slot"}, without(checks.UndeclaredKeySameSlot)},
+		{[]string{"-rules-inline=version: 1\nchecks: {undeclared-key-same-slot: off}"}, without(checks.UndeclaredKeySameSlot)},
 		{[]string{"-proven-only", "-rules-inline=version: 1\nchecks: {maybe-cross-slot: error}"}, without(checks.MaybeCrossSlot)},
 	} {
 		if got := categories(t, bin, dir, tc.flags...); !slices.Equal(got, tc.want) {

@@ -1,0 +1,158 @@
+// Package luaguards holds scripts that test a key before they touch it, and
+// scripts that build undeclared keys in the slot of their KEYS, reduced from
+// real projects. The Lua checks narrow a variable by the tests of it (in
+// the branch of k ~= ” the key k is not ”), report an undeclared key that
+// keeps the hashtag of KEYS as undeclared-key-same-slot, a warning, and an
+// undeclared key that may be in another slot as undeclared-key.
+package luaguards
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Origin: centrifugal/centrifuge (map_broker_redis.go and
+// internal/redis_lua/map_broker_add.lua): unused KEYS are "" or, on a
+// cluster, a placeholder in the channel's slot that the script turns back
+// into ” and tests for.
+//
+//go:embed lua/publish.lua
+var publishSrc string
+
+//go:embed lua/publish_bad.lua
+var publishBadSrc string
+
+var (
+	publishScript    = redis.NewScript(publishSrc)
+	publishBadScript = redis.NewScript(publishBadSrc)
+)
+
+type broker struct {
+	rdb     redis.UniversalClient
+	cluster bool
+}
+
+func (b *broker) publish(ctx context.Context, ch, key string, data []byte, stream bool) error {
+	var streamKey, stateKey string
+	if stream {
+		streamKey = "cf:{" + ch + "}:stream"
+	}
+	if key != "" {
+		stateKey = "cf:{" + ch + "}:state"
+	}
+	nilKey := ""
+	if b.cluster {
+		nilKey = "cf:{" + ch + "}:nil"
+		if streamKey == "" {
+			streamKey = nilKey
+		}
+		if stateKey == "" {
+			stateKey = nilKey
+		}
+	}
+	return publishScript.Run(ctx, b.rdb, []string{streamKey, stateKey}, data, nilKey, key).Err()
+}
+
+func (b *broker) publishBad(ctx context.Context, ch, key string, data []byte) error {
+	nilKey := "cf:{" + ch + "}:nil"
+	return publishBadScript.Run(ctx, b.rdb, []string{"cf:{" + ch + "}:stream", nilKey}, data, nilKey, key).Err() // want `script publishBadSrc line 16: redis.call\("hset", state_key, ARGV\[3\], ARGV\[1\]\) touches a key not declared in KEYS: state_key may hold the string literal "cf:state:shared"; it may be in another slot than KEYS\[1\] \(slot 5448 vs hashtag "{<ch>}" of KEYS\[1\]\)`
+}
+
+// Origin: hibiken/asynq (internal/rdb/rdb.go and inspect.go): the task key
+// is built in the script from a prefix passed in ARGV and an id read from
+// Redis. The prefix carries the queue's hashtag, so the key is in the slot
+// of KEYS: it works on Redis Cluster, but is not declared.
+var archiveAllCmd = redis.NewScript(`
+local ids = redis.call("ZRANGE", KEYS[1], 0, -1)
+for _, id in ipairs(ids) do
+	redis.call("ZADD", KEYS[2], ARGV[1], id)
+	redis.call("HSET", ARGV[2] .. id, "state", "archived")
+end
+redis.call("DEL", KEYS[1])
+return table.getn(ids)`)
+
+func archiveAll(ctx context.Context, rdb *redis.ClusterClient, qname string, now int64) error {
+	keys := []string{"asynq:{" + qname + "}:scheduled", "asynq:{" + qname + "}:archived"}
+	return archiveAllCmd.Run(ctx, rdb, keys, now, "asynq:{"+qname+"}:t:").Err() // want `script archiveAllCmd line 5: redis.call\("HSET", ARGV\[2\] .. id, "state", "archived"\) touches a key not declared in KEYS: the concatenation ARGV\[2\] .. <value read from Redis at line 2>; it keeps the hashtag "{<qname>}" of KEYS\[1\], so it works on Redis Cluster but breaks cluster proxies`
+}
+
+// The fixed form: the caller reads the id first and passes the task key.
+var archiveTaskCmd = redis.NewScript(`
+if redis.call("ZREM", KEYS[1], ARGV[2]) == 0 then return 0 end
+redis.call("ZADD", KEYS[2], ARGV[1], ARGV[2])
+redis.call("HSET", KEYS[3], "state", "archived")
+return 1`)
+
+func archiveTask(ctx context.Context, rdb *redis.ClusterClient, qname, id string, now int64) error {
+	keys := []string{"asynq:{" + qname + "}:scheduled", "asynq:{" + qname + "}:archived", "asynq:{" + qname + "}:t:" + id}
+	return archiveTaskCmd.Run(ctx, rdb, keys, now, id).Err()
+}
+
+// Origin: hibiken/asynq (internal/rdb/inspect.go, listMessages): KEYS[1] is
+// set in a switch, one key per state, all with the queue's hashtag; the
+// task key prefix in ARGV has it too. The key the script builds keeps it,
+// whichever branch ran.
+var listMessagesCmd = redis.NewScript(`
+local ids = redis.call("LRange", KEYS[1], ARGV[1], ARGV[2])
+local data = {}
+for _, id in ipairs(ids) do
+	local key = ARGV[3] .. id
+	local msg, result = unpack(redis.call("HMGET", key, "msg","result"))
+	table.insert(data, msg)
+	table.insert(data, result)
+end
+return data
+`)
+
+func listMessages(ctx context.Context, rdb *redis.ClusterClient, qname string, active bool) error {
+	var key string
+	switch active {
+	case true:
+		key = "asynq:{" + qname + "}:active"
+	case false:
+		key = "asynq:{" + qname + "}:pending"
+	default:
+		return errors.New("unsupported state")
+	}
+	return listMessagesCmd.Run(ctx, rdb, []string{key}, 0, -1, "asynq:{"+qname+"}:t:").Err() // want `script listMessagesCmd line 6: .* touches a key not declared in KEYS: key holds the concatenation ARGV\[3\] .. <value read from Redis at line 2>; it keeps the hashtag "{<qname>}" of KEYS\[1\]`
+}
+
+// The bad form: one of the keys of the switch has no hashtag, so the task
+// keys may be in another slot than KEYS[1].
+var listLegacyCmd = redis.NewScript(`
+local ids = redis.call("LRange", KEYS[1], 0, -1)
+local data = {}
+for _, id in ipairs(ids) do
+	table.insert(data, redis.call("HGET", ARGV[1] .. id, "msg"))
+end
+return data
+`)
+
+func listLegacy(ctx context.Context, rdb *redis.ClusterClient, qname string, legacy bool) error {
+	key := "asynq:{" + qname + "}:pending"
+	if legacy {
+		key = "asynq:" + qname + ":pending"
+	}
+	return listLegacyCmd.Run(ctx, rdb, []string{key}, "asynq:{"+qname+"}:t:").Err() // want `script listLegacyCmd line 5: .* touches a key not declared in KEYS: the concatenation ARGV\[1\] .. <value read from Redis at line 2>; it may be in another slot than KEYS\[1\] \(hashtag "{<qname>}" vs unknown hashtag of KEYS\[1\]\)`
+}
+
+// Origin: centrifugal/centrifuge (broker_redis.go): a key the caller does
+// not use is passed as "", so KEYS[1] is "" or the stream key. The script's
+// meta key, passed in ARGV, is compared with the stream key, not with "".
+var bumpOffsetCmd = redis.NewScript(`
+if KEYS[1] ~= '' then
+  redis.call("xadd", KEYS[1], "*", "d", ARGV[2])
+end
+return redis.call("hincrby", ARGV[1], "s", 1)
+`)
+
+func bumpOffset(ctx context.Context, rdb *redis.ClusterClient, ch string, data []byte, stream bool) error {
+	var streamKey string
+	if stream {
+		streamKey = "cf:{" + ch + "}:stream"
+	}
+	return bumpOffsetCmd.Run(ctx, rdb, []string{streamKey}, "cf:{"+ch+"}:meta", data).Err() // want `script bumpOffsetCmd line 5: redis.call\("hincrby", ARGV\[1\], "s", 1\) touches a key not declared in KEYS: ARGV\[1\]; it keeps the hashtag "{<ch>}" of KEYS\[1\]` `ARGV\[1\] \("cf:{<ch>}:meta"\) is used as a key`
+}
