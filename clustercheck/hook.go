@@ -914,11 +914,8 @@ func quoteList(keys []string) string {
 func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSlotError {
 	h := ch.h
 	argv := stringArgs(args)
-	if len(argv) < 3 {
-		return nil
-	}
-	n, err := strconv.Atoi(argv[2])
-	if err != nil || n < 0 || 3+n > len(argv) {
+	n, ok := scriptcheck.NumKeys(argv)
+	if !ok {
 		return nil // the server rejects it
 	}
 	keys := argv[3 : 3+n]
@@ -950,17 +947,13 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 	if len(found) == 0 {
 		return nil
 	}
-	msgs := make([]string, len(found))
-	for i, f := range found {
-		msgs[i] = f.Message
-	}
 	slots := make([]int, len(keys))
 	for i, k := range keys {
 		slots[i] = slot.Of(k)
 	}
 	return &CrossSlotError{
 		Kind: KindScript, Command: upper, Keys: keys, Slots: slots,
-		Reason: strings.Join(msgs, "; "), Script: found,
+		Reason: scriptcheck.Reason(found), Script: found,
 	}
 }
 

@@ -168,11 +168,8 @@ func (c *Checker) script(name string, argv []string) *Error {
 	default:
 		return nil
 	}
-	if len(argv) < 3 {
-		return nil
-	}
-	n, err := strconv.Atoi(argv[2])
-	if err != nil || n < 0 || 3+n > len(argv) {
+	n, ok := scriptcheck.NumKeys(argv)
+	if !ok {
 		return nil // the server rejects it
 	}
 	if name == "EVAL" || name == "EVAL_RO" {
@@ -187,17 +184,13 @@ func (c *Checker) script(name string, argv []string) *Error {
 		return nil
 	}
 	keys := argv[3 : 3+n]
-	msgs := make([]string, len(found))
-	for i, f := range found {
-		msgs[i] = f.Message
-	}
 	slots := make([]int, len(keys))
 	for i, k := range keys {
 		slots[i] = slot.Of(k)
 	}
 	return &Error{
 		Kind: KindScript, Command: name, Keys: keys, Slots: slots,
-		Reason: strings.Join(msgs, "; "), Script: found,
+		Reason: scriptcheck.Reason(found), Script: found,
 	}
 }
 

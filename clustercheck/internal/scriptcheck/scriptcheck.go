@@ -9,6 +9,7 @@ package scriptcheck
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -167,4 +168,28 @@ func (e *Entry) Check(rest []string, n int, readOnly bool, specs Specs) []luache
 		e.clean.Store(sig, struct{}{})
 	}
 	return found
+}
+
+// NumKeys returns the key count of a script call's argument list (the
+// command, the script or SHA1, numkeys, the keys, the arguments), and false
+// when it is not one the server would run: too short, or numkeys not a
+// count that fits.
+func NumKeys(argv []string) (int, bool) {
+	if len(argv) < 3 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(argv[2])
+	if err != nil || n < 0 || 3+n > len(argv) {
+		return 0, false
+	}
+	return n, true
+}
+
+// Reason joins the messages of a call's findings, for a hook's error.
+func Reason(found []luacheck.Finding) string {
+	msgs := make([]string, len(found))
+	for i, f := range found {
+		msgs[i] = f.Message
+	}
+	return strings.Join(msgs, "; ")
 }
