@@ -152,9 +152,10 @@ const noScriptText = "NOSCRIPT No matching script. Please use EVAL."
 // script of an EVALSHA: an error reply, which valkey.IsValkeyErr accepts
 // and whose IsNoScript is true, as Lua.Exec needs to send the script with
 // EVAL. valkey-go makes such a reply only from the wire or from a cache
-// entry, so it is made with RedisMessage.CacheUnmarshalView from the
-// entry CacheMarshal would write: 7 bytes of TTL, the RESP type ('-', a
-// simple error), its length in 8 bytes big-endian, the text.
+// entry, so it is made with the CacheUnmarshalView method of
+// valkey.ValkeyMessage from the entry its CacheMarshal would write: 7
+// bytes of TTL, the RESP type ('-', a simple error), its length in 8 bytes
+// big-endian, the text.
 func noScript(argv []string) valkey.ValkeyResult {
 	text := noScriptText + " (slotlint: " + strings.ToUpper(argv[0]) + ": script " + strings.ToLower(argv[1]) + ": the hook has not seen its source, so it cannot check the keys it touches; run it with Lua.Exec, which sends the source with EVAL after NOSCRIPT, or give the hook its source with WithScripts)"
 	buf := make([]byte, 7+1+8+len(text))
