@@ -1224,6 +1224,10 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 			a.exclude(e, nilValue, sc, st)
 		}
 	case *ast.RelationalOpExpr:
+		if id := nonEmptyTest(e, truth); id != nil {
+			a.exclude(id, litValue(""), sc, st)
+			return
+		}
 		if e.Operator != "==" && e.Operator != "~=" || (e.Operator == "~=") != truth {
 			return
 		}
@@ -1238,6 +1242,47 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 			}
 		}
 	}
+}
+
+// nonEmptyTest returns the variable v of a comparison of its length with 0
+// (#v > 0, #v ~= 0, #v >= 1, 0 < #v, string.len(v) > 0 and the like) when
+// the comparison, with the given truth, says v is not the empty string.
+func nonEmptyTest(e *ast.RelationalOpExpr, truth bool) *ast.IdentExpr {
+	op, l, r := e.Operator, e.Lhs, e.Rhs
+	if lengthOf(l) == nil {
+		// 0 < #v is #v > 0.
+		flip := map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "~=": "~="}
+		op, l, r = flip[op], r, l
+	}
+	id := lengthOf(l)
+	n, ok := r.(*ast.NumberExpr)
+	if id == nil || !ok {
+		return nil
+	}
+	if !truth {
+		op = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "~=", "~=": "=="}[op]
+	}
+	switch num := normalizeNumber(n.Value); {
+	case num == "0" && (op == ">" || op == "~="), num == "1" && op == ">=":
+		return id
+	}
+	return nil
+}
+
+// lengthOf returns v of #v or string.len(v).
+func lengthOf(e ast.Expr) *ast.IdentExpr {
+	switch e := e.(type) {
+	case *ast.UnaryLenOpExpr:
+		id, _ := e.Expr.(*ast.IdentExpr)
+		return id
+	case *ast.FuncCallExpr:
+		if len(e.Args) != 1 || e.Receiver != nil || render(e.Func) != "string.len" {
+			return nil
+		}
+		id, _ := e.Args[0].(*ast.IdentExpr)
+		return id
+	}
+	return nil
 }
 
 // constant returns the string, number or nil that an expression is for

@@ -128,6 +128,29 @@ func TestGuards(t *testing.T) {
 			want: []want{w(CategoryUndeclaredKey, 3, 11, `k holds the string literal "emq:other"`)},
 		},
 		{
+			name: "length tests say the key is not empty",
+			src: `local k = KEYS[1]
+if ARGV[1] == '0' then k = '' end
+if #k > 0 then redis.call('GET', k) end
+if 0 < #k then redis.call('GET', k) end
+if string.len(k) >= 1 then redis.call('GET', k) end
+if #k == 0 then return 0 end
+local only = ''
+if #only > 0 then redis.call('GET', only) end
+return redis.call('GET', k)
+`,
+			call: orders,
+		},
+		{
+			name: "a length test that does not exclude the empty string is bad",
+			src:  "local k = ''\nif #k >= 0 then redis.call('GET', k) end\nif #k < 1 then redis.call('GET', k) end\n",
+			call: orders,
+			want: []want{
+				w(CategoryUndeclaredKey, 2, 17, `k holds the string literal ""`),
+				w(CategoryUndeclaredKey, 3, 16, `k holds the string literal ""`),
+			},
+		},
+		{
 			name: "centrifuge placeholder keys turned back into the empty string",
 			src: `local state_hash_key = KEYS[1]
 local nil_key = ARGV[23] or ""
