@@ -843,7 +843,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 		s := e.slice(defs[0].rhs)
 		s.elems = append([]elem(nil), s.elems...)
 		for _, a := range e.reachingAppends(v, e.appends[v], x.Pos()) {
-			e.appendTo(&s, a.call, a.inLoop)
+			e.appendTo(&s, a.call, a.inLoop && e.loopAround(v, a.call.Pos()))
 		}
 		return s
 	}

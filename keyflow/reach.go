@@ -22,8 +22,9 @@ import (
 //     gives a or b, never the zero value, and neither does a use in a block
 //     that begins by assigning k.
 //
-// An assignment after the use, outside any loop or function literal, does
-// not reach it either. Everything else reaches: uses and assignments in
+// A block that ends in break or continue ends the life of a variable
+// declared in the loop's body in the same way. An assignment after the
+// use, outside any loop or function literal, does not reach it either. Everything else reaches: uses and assignments in
 // function literals (a closure runs when it is called), in loops (the next
 // iteration sees the last one's value), and whole functions that use goto.
 
@@ -120,8 +121,8 @@ func (e *evaluator) reaches(v *types.Var, def, use token.Pos) bool {
 	}
 	// A block around the assignment, not around the use, that cannot fall
 	// through.
-	for _, n := range pd[c+1:] {
-		if list, ok := stmtList(n); ok && e.endsFunction(list) {
+	for k := c + 1; k < len(pd); k++ {
+		if list, ok := stmtList(pd[k]); ok && e.endsScope(list, v, pd[:k]) {
 			return false
 		}
 	}
@@ -174,11 +175,22 @@ func indexOf(list []ast.Stmt, n ast.Node) int {
 	return -1
 }
 
-// endsFunction reports whether control that enters list never leaves it
-// but by ending the function: its last statement is terminating and no
-// break, continue or goto in it leaves it.
-func (e *evaluator) endsFunction(list []ast.Stmt) bool {
-	if len(list) == 0 || !e.terminating(list[len(list)-1]) {
+// endsScope reports whether control that enters list never leaves it to
+// where v lives on: its last statement is terminating, or a break or
+// continue of a loop whose body declares v (the next iteration has a new
+// v, and after the loop there is none), and no other break, continue or
+// goto in it leaves it. outer are the nodes around list, outermost first.
+func (e *evaluator) endsScope(list []ast.Stmt, v *types.Var, outer []ast.Node) bool {
+	if len(list) == 0 {
+		return false
+	}
+	last := list[len(list)-1]
+	if b, ok := last.(*ast.BranchStmt); ok {
+		if !endsIteration(b, v, outer) {
+			return false
+		}
+		list = list[:len(list)-1]
+	} else if !e.terminating(last) {
 		return false
 	}
 	for _, s := range list {
@@ -187,6 +199,34 @@ func (e *evaluator) endsFunction(list []ast.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// endsIteration reports whether b is an unlabeled break or continue of a
+// loop whose body declares v.
+func endsIteration(b *ast.BranchStmt, v *types.Var, outer []ast.Node) bool {
+	if b.Label != nil || b.Tok != token.BREAK && b.Tok != token.CONTINUE {
+		return false
+	}
+	for i := len(outer) - 1; i >= 0; i-- {
+		var body *ast.BlockStmt
+		switch n := outer[i].(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if b.Tok == token.BREAK {
+				return false
+			}
+			continue
+		case *ast.ForStmt:
+			body = n.Body
+		case *ast.RangeStmt:
+			body = n.Body
+		default:
+			continue
+		}
+		return body.Pos() <= v.Pos() && v.Pos() < body.End()
+	}
+	return false
 }
 
 // leaves reports whether s holds a break or continue that leaves it, or any
@@ -488,4 +528,23 @@ func (e *evaluator) mentions(xs []ast.Expr, v *types.Var) bool {
 		})
 	}
 	return found
+}
+
+// loopAround reports whether a loop or a function literal that does not
+// declare v holds pos: there, an append to v may run many times on one
+// slice. A slice declared in the loop's body gets one element from each
+// append in that body.
+func (e *evaluator) loopAround(v *types.Var, pos token.Pos) bool {
+	if e.decl == nil || e.decl.Body == nil {
+		return true
+	}
+	for _, n := range e.pathTo(pos) {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit:
+			if v.Pos() < n.Pos() || v.Pos() >= n.End() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -139,6 +139,28 @@ var reachCases = []engineCase{
 		want: []string{`f: RENAME ["{q}:a"|"other"] ["{q}:c"]`},
 	},
 	{
+		// A key list declared in the loop's body: the branch that appends
+		// and continues ends that list's life.
+		name: "append-in-a-branch-that-continues-in-the-loop-of-the-list",
+		src: `func f(ctx context.Context, rdb *redis.Client, ids []string, unique bool) {
+	pipe := rdb.Pipeline()
+	for _, id := range ids {
+		keys := []string{"job:{" + id + "}:a", "job:{" + id + "}:b"}
+		if unique {
+			keys = append(keys, "other")
+			pipe.Eval(ctx, "return 2", keys)
+			continue
+		}
+		pipe.Eval(ctx, "return 1", keys)
+	}
+}`,
+		want: []string{
+			`f: Pipeline`,
+			`f: EVAL ["job:{<id>}:a"] ["job:{<id>}:b"] ["other"] script "return 2" keys 3 args 0 piped @L1`,
+			`f: EVAL ["job:{<id>}:a"] ["job:{<id>}:b"] script "return 1" keys 2 args 0 piped @L1`,
+		},
+	},
+	{
 		// break leaves the loop with the new value.
 		name: "assignment-in-a-branch-that-breaks",
 		src: `func f(ctx context.Context, rdb *redis.Client, ids []string) {
