@@ -12,9 +12,10 @@ import (
 
 // The script family glues the key-flow model to package luacheck: each
 // script or function run whose source is known is checked with what the
-// model knows of its KEYS and ARGV (undeclared-key, script-arity,
-// script-flags, lua-syntax); a script made with no call in sight is
-// checked for its syntax and flags; a function library where it is loaded.
+// model knows of its KEYS and ARGV (undeclared-key,
+// undeclared-key-same-slot, script-arity, script-flags, lua-syntax); a
+// script made with no call in sight is checked for its syntax and flags; a
+// function library where it is loaded.
 // Findings about the slots of KEYS are the cross-slot family's, which knows
 // where each key was built.
 
