@@ -232,6 +232,30 @@ again:
 }`,
 		want: []string{`f: RENAME ["{q}:a"|"other"] ["{q}:c"]`},
 	},
+	{
+		// Origin: go-zero, core/stores/redis/redis.go (Redis.Pfmerge):
+		// Pfmerge(dest, keys...) calls PfmergeCtx(ctx, dest, keys...); dest
+		// is its caller's argument, not an unknown.
+		name: "wrapper-argument-before-a-spread",
+		src: `type R struct{ rdb *redis.Client }
+
+func (s *R) mergeCtx(ctx context.Context, dest string, keys ...string) error {
+	return s.rdb.PFMerge(ctx, dest, keys...).Err()
+}
+
+func (s *R) merge(dest string, keys ...string) error {
+	return s.mergeCtx(context.Background(), dest, keys...)
+}
+
+func f(s *R) {
+	s.merge("key1", "key2")
+}`,
+		want: []string{
+			`mergeCtx: PFMERGE ["<dest>"] ["<keys...>"] carried`,
+			`merge: PFMERGE (through mergeCtx at p.go:21) ["<dest>"] ["<keys...>"] carried`,
+			`f: PFMERGE (through mergeCtx at p.go:21) (through merge at p.go:25) ["key1"] ["key2"]`,
+		},
+	},
 }
 
 func init() { engineCases = append(engineCases, reachCases...) }

@@ -316,7 +316,9 @@ func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			arg = sel.X
 		}
-	} else if i, err := strconv.Atoi(param); err == nil && i < len(call.Args) && !call.Ellipsis.IsValid() {
+	} else if i, err := strconv.Atoi(param); err == nil && i < len(call.Args) && (!call.Ellipsis.IsValid() || i < len(call.Args)-1) {
+		// f(dest, keys...): the arguments before the spread one are
+		// each their parameter's.
 		arg = call.Args[i]
 	}
 	anon := []keyspace.Key{keyspace.Unknown("", p.Name, p.NoBraces)}

@@ -97,3 +97,22 @@ func (b *B) collect(ctx context.Context, g string) {
 func (b *B) collectFixed(ctx context.Context, g string) {
 	b.group(ctx, "group:{"+g+"}:all", []string{"group:{" + g + "}:ok", "group:{" + g + "}:failed"})
 }
+
+// Origin: go-zero (core/stores/redis), Redis.Pfmerge(dest, keys...) calls
+// PfmergeCtx(ctx, dest, keys...): the key before the spread is the
+// caller's, through both helpers.
+func (b *B) mergeCtx(ctx context.Context, dest string, keys ...string) error {
+	return b.rdb.PFMerge(ctx, dest, keys...).Err()
+}
+
+func (b *B) merge(dest string, keys ...string) error {
+	return b.mergeCtx(context.Background(), dest, keys...)
+}
+
+func (b *B) mergeDays(day string) {
+	b.merge("uv:"+day, "uv:"+day+":web", "uv:"+day+":app") // want `PFMERGE \(through mergeCtx at wrappers.go:\d+\) \(through merge at wrappers.go:\d+\) keys "uv:<day>" .* and "uv:<day>:web" .* hash to different slots`
+}
+
+func (b *B) mergeDaysFixed(day string) {
+	b.merge("uv:{"+day+"}", "uv:{"+day+"}:web", "uv:{"+day+"}:app")
+}
