@@ -79,6 +79,17 @@ func TestGuards(t *testing.T) {
 			want: []want{w(CategoryUndeclaredKey, 4, 8, mayHold)},
 		},
 		{
+			name: "early return on not v or v == literal",
+			src:  "local k = ARGV[1] ~= '0' and KEYS[1] or nil\nif ARGV[2] == '1' then k = 'emq:off' end\nif not k or k == 'emq:off' then return 0 end\nreturn redis.call('GET', k)\n",
+			call: orders,
+		},
+		{
+			name: "early return on v == nil and v == literal is bad",
+			src:  "local k = ARGV[1] ~= '0' and KEYS[1] or nil\nif ARGV[2] == '1' then k = 'emq:off' end\nif k == nil and k == 'emq:off' then return 0 end\nreturn redis.call('GET', k)\n",
+			call: orders,
+			want: []want{w(CategoryUndeclaredKey, 4, 8, mayHold)},
+		},
+		{
 			name: "guard against a local holding the literal",
 			src:  "local OFF = 'emq:off'\n" + off + "if k ~= OFF then\n  redis.call('GET', k)\nend\n",
 			call: orders,
