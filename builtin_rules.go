@@ -517,6 +517,7 @@ func builtinRules() *ruleset.Rules {
 			Types: map[string]ruleset.TypeRole{
 				"Client":          "client",
 				"ClusterClient":   "cluster",
+				"Cmdable":         "cluster",
 				"Conn":            "client",
 				"Pipeline":        "pipeline",
 				"Pipeliner":       "pipeline",
@@ -768,6 +769,7 @@ func builtinRules() *ruleset.Rules {
 			Types: map[string]ruleset.TypeRole{
 				"Client":          "client",
 				"ClusterClient":   "cluster",
+				"Cmdable":         "cluster",
 				"Conn":            "client",
 				"Pipeline":        "pipeline",
 				"Pipeliner":       "pipeline",

@@ -31,9 +31,12 @@ type Client struct {
 }
 
 // goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
+// Cmdable is what code hands around when it may hold a ClusterClient (as
+// go-zero's RedisNode does), so it is a client that may talk to a Redis
+// Cluster, as UniversalClient is.
 var goRedisTypes = [][2]string{
 	{"Client", "client"}, {"Conn", "client"},
-	{"ClusterClient", "cluster"}, {"UniversalClient", "cluster"}, {"Ring", "cluster"},
+	{"ClusterClient", "cluster"}, {"UniversalClient", "cluster"}, {"Cmdable", "cluster"}, {"Ring", "cluster"},
 	{"Tx", "tx"}, {"Pipeline", "pipeline"}, {"Pipeliner", "pipeline"},
 }
 

@@ -26,6 +26,24 @@ func forgetUniversal(ctx context.Context, rdb redis.UniversalClient, a, b string
 	rdb.Unlink(ctx, "cache:"+a, "cache:"+b)
 }
 
+// Origin: zeromicro/go-zero (core/stores/redis: RedisNode embeds
+// red.Cmdable, which getRedis fills with a *red.ClusterClient for a
+// cluster): MGET and EXISTS through a redis.Cmdable, split by go-redis when
+// it holds a cluster client.
+func forgetCmdable(ctx context.Context, rdb redis.Cmdable, a, b string) {
+	rdb.MGet(ctx, "profile:"+a, "profile:"+b)
+	rdb.Exists(ctx, "session:"+a, "session:"+b)
+}
+
+// A RENAME through a redis.Cmdable is not split by anyone.
+func moveCmdable(ctx context.Context, rdb redis.Cmdable, a, b string) {
+	rdb.Rename(ctx, "cache:"+a, "cache:"+b) // want `RENAME keys "cache:<a>" .* and "cache:<b>" .* hash to different slots`
+}
+
+func moveCmdableFixed(ctx context.Context, rdb redis.Cmdable, user string) {
+	rdb.Rename(ctx, "cache:{"+user+"}:a", "cache:{"+user+"}:b")
+}
+
 // In a MULTI/EXEC the split does not happen: CROSSSLOT.
 func forgetTx(ctx context.Context, rdb *redis.ClusterClient, a, b string) {
 	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "cache:<a>" .* and "cache:<b>" .* hash to different slots`
