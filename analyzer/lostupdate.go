@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
 )
@@ -19,7 +18,7 @@ import (
 // place, and doing it twice is doing it once. A command the table does
 // not describe is taken to replace data.
 func replaces(rules *ruleset.Rules, command string) bool {
-	cmd := rules.Commands[strings.ToLower(command)]
+	cmd := rules.Command(command)
 	if cmd == nil || len(cmd.Keys) == 0 {
 		return true
 	}

@@ -34,6 +34,35 @@ func payFixed(ctx context.Context, rdb *redis.Client, acct string, amount int64)
 	rdb.HIncrBy(ctx, "acct:"+acct, "balance", -amount)
 }
 
+// Origin: ThreeDotsLabs/watermill-redisstream (Subscriber's consumer
+// cleanup): XINFO CONSUMERS, then XGROUP DELCONSUMER of each consumer idle
+// long enough with nothing pending. A subcommand's key specs say what it
+// does: DELCONSUMER removes (DELETE), and two cleaners removing the same
+// consumer remove it once.
+func dropIdle(ctx context.Context, rdb *redis.Client, stream, group string, idle time.Duration) {
+	cs, _ := rdb.XInfoConsumers(ctx, stream, group).Result()
+	for _, c := range cs {
+		if c.Idle >= idle && c.Pending == 0 {
+			rdb.XGroupDelConsumer(ctx, stream, group, c.Name)
+		}
+	}
+}
+
+// XGROUP SETID replaces the group's last ID (UPDATE): set from what XINFO
+// GROUPS read, another client's SETID in between is lost.
+func rewind(ctx context.Context, rdb *redis.Client, stream, group string) {
+	gs, _ := rdb.XInfoGroups(ctx, stream).Result()
+	for _, g := range gs {
+		if g.Name == group {
+			rdb.XGroupSetID(ctx, stream, group, g.LastDeliveredID) // want `XGROUP SETID "<stream>" writes a value computed from XINFO GROUPS "<stream>" at line \d+`
+		}
+	}
+}
+
+func rewindFixed(ctx context.Context, rdb *redis.Client, stream, group, id string) {
+	rdb.XGroupSetID(ctx, stream, group, id)
+}
+
 // Origin: robinjoseph08/redisqueue (Consumer.reclaim): XPENDING, then
 // XCLAIM of the pending IDs with MinIdle. The server claims only the
 // entries still idle that long: it checks itself.
