@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# scripts/realcode.sh: slotlint over real public modules that use go-redis
+# (v9 and v8), rueidis, valkey-go and redigo, each at a pinned version.
+#
+# For each module it makes a temporary Go module, `go get -t` the module's
+# packages at the pinned version through the Go module proxy, builds slotlint
+# from this checkout, runs it over those packages (their tests included,
+# where they load) and prints the findings grouped by module and check.
+# The verdict on each finding (true positive, false positive, debatable) is
+# kept in docs/realcode.md; this script only measures.
+#
+#   bash scripts/realcode.sh                 # every module below
+#   bash scripts/realcode.sh redsync go-zero # only the modules with these names
+#
+# Environment:
+#   REALCODE_DIR      where to put the temporary modules and the results
+#                     (default: a new directory under $TMPDIR); the findings
+#                     of module NAME are in $REALCODE_DIR/NAME/findings.json
+#   REALCODE_GET_TIMEOUT   seconds for one module's go get (default 240)
+#   REALCODE_LINT_TIMEOUT  seconds for one module's lint (default 300)
+#   SLOTLINT_BIN      a slotlint binary to run instead of building one from
+#                     this checkout
+#
+# A module whose go get or lint fails or runs out of time is dropped with a
+# note, and the others still run. slotlint exits 3 when it reports findings;
+# any other non-zero exit is a failure. The script exits 1 if a module
+# failed, 0 otherwise (findings are not failures here).
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${REALCODE_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/slotlint-realcode.XXXXXX")}
+getlimit=${REALCODE_GET_TIMEOUT:-240}
+lintlimit=${REALCODE_LINT_TIMEOUT:-300}
+mkdir -p "$work"
+
+# name | module@version | packages (space-separated, in that module)
+#
+# Modules tried and left out because the Go module proxy refused them (403):
+# github.com/eko/gocache/store/redis/v4, github.com/adjust/rmq/v5,
+# github.com/gocraft/work, github.com/RichardKnop/machinery/v2,
+# github.com/vmihailenco/taskq/v3, github.com/rbcervilla/redisstore/v9,
+# github.com/go-co-op/gocron-redis-lock/v2, github.com/casbin/redis-adapter/v3,
+# github.com/casbin/redis-watcher/v2, github.com/go-chi/httprate-redis,
+# github.com/go-oauth2/redis/v4, github.com/mennanov/limiters,
+# github.com/gofiber/storage/rueidis, github.com/go-session/redis/v3,
+# github.com/redis/rueidis/om, rueidisaside and rueidisprob (no version
+# served), github.com/albrow/jobs,
+# github.com/oliver006/redis_exporter, github.com/go-pkgz/lcw/v2,
+# github.com/beego/beego/v2, github.com/gocelery/gocelery,
+# github.com/benmanns/goworker, github.com/appleboy/gorush,
+# github.com/RichardKnop/machinery, github.com/golang-queue/redisdb-stream,
+# github.com/jrallison/go-workers, github.com/fasthttp/session/v2,
+# github.com/livekit/livekit-server (its go.mod replaces pion/dtls with a fork
+# the proxy refuses, and without it pkg/rtc does not compile), and
+# github.com/valkey-io/valkey-go/valkeycompat, which redsync's valkeygo
+# adapter needs (so that adapter is not linted). github.com/livekit/protocol
+# is served but only makes clients: no multi-key code to check.
+modules=(
+	"asynq|github.com/hibiken/asynq@v0.26.0|github.com/hibiken/asynq/..."
+	"centrifuge|github.com/centrifugal/centrifuge@v0.40.1|github.com/centrifugal/centrifuge/..."
+	"centrifugo|github.com/centrifugal/centrifugo/v6@v6.9.1|github.com/centrifugal/centrifugo/v6/internal/redisqueue github.com/centrifugal/centrifugo/v6/internal/redisshard github.com/centrifugal/centrifugo/v6/internal/consuming"
+	"redsync|github.com/go-redsync/redsync/v4@v4.18.1|github.com/go-redsync/redsync/v4 github.com/go-redsync/redsync/v4/redis/goredis/v9 github.com/go-redsync/redsync/v4/redis/rueidis github.com/go-redsync/redsync/v4/redis/redigo"
+	"redis_rate|github.com/go-redis/redis_rate/v10@v10.0.1|github.com/go-redis/redis_rate/v10/..."
+	"redis_rate_v9|github.com/go-redis/redis_rate/v9@v9.1.2|github.com/go-redis/redis_rate/v9/..."
+	"limiter|github.com/ulule/limiter/v3@v3.11.2|github.com/ulule/limiter/v3/drivers/store/redis github.com/ulule/limiter/v3/drivers/store/common"
+	"redislock|github.com/bsm/redislock@v0.9.4|github.com/bsm/redislock/..."
+	"cache|github.com/go-redis/cache/v9@v9.0.0|github.com/go-redis/cache/v9/..."
+	"redisstream|github.com/ThreeDotsLabs/watermill-redisstream@v1.4.5|github.com/ThreeDotsLabs/watermill-redisstream/..."
+	"fiber-redis|github.com/gofiber/storage/redis/v3@v3.4.3|github.com/gofiber/storage/redis/v3/..."
+	"rejson|github.com/nitishm/go-rejson/v4@v4.1.0|github.com/nitishm/go-rejson/v4/..."
+	"throttled|github.com/throttled/throttled/v2@v2.15.0|github.com/throttled/throttled/v2/store/goredisstore.v9 github.com/throttled/throttled/v2/store/goredisstore.v8 github.com/throttled/throttled/v2/store/redigostore"
+	"redistore|github.com/boj/redistore@v1.4.1|github.com/boj/redistore/..."
+	"scs-redisstore|github.com/alexedwards/scs/redisstore@v0.0.0-20251002162104-209de6e426de|github.com/alexedwards/scs/redisstore/..."
+	"gin-cache|github.com/chenyahui/gin-cache@v1.10.0|github.com/chenyahui/gin-cache/persist"
+	"rueidislock|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis/rueidislock"
+	"rueidiscompat|github.com/redis/rueidis/rueidiscompat@v1.0.79|github.com/redis/rueidis/rueidiscompat"
+	"valkeylock|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go/valkeylock"
+	"go-zero|github.com/zeromicro/go-zero@v1.10.3|github.com/zeromicro/go-zero/core/stores/redis/... github.com/zeromicro/go-zero/core/limit/... github.com/zeromicro/go-zero/core/stores/cache/..."
+)
+
+only=" $* "
+selected() { [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]]; }
+names=" "
+for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
+for a in "$@"; do
+	if [[ "$names" != *" $a "* ]]; then
+		echo "realcode.sh: no module named $a; the names are:$names" >&2
+		exit 2
+	fi
+done
+
+echo "slotlint real-code run in $work"
+go version
+
+if [ -n "${SLOTLINT_BIN:-}" ]; then
+	bin=$SLOTLINT_BIN
+	echo "slotlint binary: $bin ($("$bin" -V=full 2>/dev/null || echo "no version"))"
+else
+	bin=$work/slotlint
+	echo "slotlint: built from $repo at $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" diff --quiet HEAD -- 2>/dev/null || echo ', with uncommitted changes')"
+	if ! (cd "$repo" && go build -o "$bin" ./cmd/slotlint); then
+		echo "building slotlint failed" >&2
+		exit 1
+	fi
+fi
+
+# The summary: findings grouped by module and check, one line each, with
+# paths shortened to the module's own.
+sum=$work/summarize
+mkdir -p "$sum"
+cat >"$sum/main.go" <<'EOF'
+// Command summarize prints the findings of one slotlint -json run grouped by
+// check: the count of each check, then each finding with its position made
+// relative to the module cache.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+type diag struct {
+	Category string `json:"category"`
+	Posn     string `json:"posn"`
+	Message  string `json:"message"`
+}
+
+func main() {
+	data, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	modcache := os.Args[2]
+	// slotlint -json prints one JSON object per run.
+	var tree map[string]map[string]json.RawMessage
+	if len(strings.TrimSpace(string(data))) > 0 {
+		if err := json.Unmarshal(data, &tree); err != nil {
+			fmt.Fprintln(os.Stderr, "reading slotlint -json output:", err)
+			os.Exit(1)
+		}
+	}
+	byCheck := map[string][]string{}
+	seen := map[string]bool{}
+	var errs []string
+	for pkg, analyzers := range tree {
+		for _, raw := range analyzers {
+			var ds []diag
+			if json.Unmarshal(raw, &ds) != nil {
+				var e struct{ Error string }
+				json.Unmarshal(raw, &e)
+				errs = append(errs, pkg+": "+e.Error)
+				continue
+			}
+			for _, d := range ds {
+				pos := d.Posn
+				if rel, err := filepath.Rel(modcache, pos); err == nil && !strings.HasPrefix(rel, "..") {
+					pos = rel
+				}
+				line := pos + ": " + d.Message
+				// A package and its test variant report the same finding once each.
+				if seen[d.Category+line] {
+					continue
+				}
+				seen[d.Category+line] = true
+				byCheck[d.Category] = append(byCheck[d.Category], line)
+			}
+		}
+	}
+	checks := make([]string, 0, len(byCheck))
+	total := 0
+	for c, ls := range byCheck {
+		checks = append(checks, c)
+		total += len(ls)
+	}
+	sort.Strings(checks)
+	counts := make([]string, 0, len(checks))
+	for _, c := range checks {
+		counts = append(counts, fmt.Sprintf("%s %d", c, len(byCheck[c])))
+	}
+	fmt.Printf("  findings: %d", total)
+	if len(counts) > 0 {
+		fmt.Printf(" (%s)", strings.Join(counts, ", "))
+	}
+	fmt.Println()
+	for _, c := range checks {
+		fmt.Printf("  [%s]\n", c)
+		ls := byCheck[c]
+		sort.Strings(ls)
+		for _, l := range ls {
+			fmt.Printf("    %s\n", l)
+		}
+	}
+	sort.Strings(errs)
+	for _, e := range errs {
+		fmt.Printf("  error: %s\n", e)
+	}
+}
+EOF
+(cd "$sum" && { [ -f go.mod ] || go mod init slotlint.local/summarize >/dev/null 2>&1; } && go build -o "$work/summarize.bin" .) || {
+	echo "building the summary program failed" >&2
+	exit 1
+}
+
+modcache=$(go env GOMODCACHE)
+failed=()
+start=$SECONDS
+for entry in "${modules[@]}"; do
+	IFS='|' read -r name modver pkgs <<<"$entry"
+	selected "$name" || continue
+	mod=${modver%@*}
+	ver=${modver#*@}
+	dir=$work/$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	echo
+	echo "== $name: $mod $ver"
+	t0=$SECONDS
+	args=()
+	for p in $pkgs; do args+=("$p@$ver"); done
+	(
+		cd "$dir" &&
+			go mod init "slotlint.local/realcode/$name" >/dev/null 2>&1 &&
+			timeout "$getlimit" go get -t "${args[@]}"
+	) >"$dir/get.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		if [ $rc -eq 124 ]; then why="go get ran out of its ${getlimit}s"; else why="go get failed"; fi
+		echo "  dropped: $why:"
+		tail -5 "$dir/get.log" | sed 's/^/    /'
+		failed+=("$name ($why)")
+		continue
+	fi
+	got=$(cd "$dir" && go list -m -f '{{.Version}}' "$mod" 2>/dev/null)
+	if [ "$got" != "$ver" ]; then
+		echo "  note: go get chose $mod $got, not the pinned $ver"
+	fi
+	rc=0
+	(cd "$dir" && timeout "$lintlimit" "$bin" -json -cache=false $pkgs) >"$dir/findings.json" 2>"$dir/lint.log" || rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		if [ $rc -eq 124 ]; then why="slotlint ran out of its ${lintlimit}s"; else why="slotlint exited $rc"; fi
+		echo "  dropped: $why:"
+		tail -5 "$dir/lint.log" | sed 's/^/    /'
+		failed+=("$name ($why)")
+		continue
+	fi
+	# Packages that did not load (slotlint names them on stderr and goes on).
+	if [ -s "$dir/lint.log" ]; then
+		n=$(grep -c . "$dir/lint.log")
+		echo "  load notes: $n (in $dir/lint.log), such as:"
+		head -3 "$dir/lint.log" | cut -c1-300 | sed 's/^/    /'
+	fi
+	"$work/summarize.bin" "$dir/findings.json" "$modcache" | tee "$dir/summary.txt"
+	echo "  time: $((SECONDS - t0))s"
+done
+
+echo
+echo "== summary"
+for entry in "${modules[@]}"; do
+	name=${entry%%|*}
+	selected "$name" || continue
+	if [ -f "$work/$name/summary.txt" ]; then
+		printf '%-16s %s\n' "$name" "$(head -1 "$work/$name/summary.txt" | sed 's/^ *//')"
+	else
+		printf '%-16s %s\n' "$name" "dropped"
+	fi
+done
+echo "== total time: $((SECONDS - start))s; results in $work"
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "dropped modules:"
+	printf '  %s\n' "${failed[@]}"
+	exit 1
+fi
+exit 0
