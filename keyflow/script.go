@@ -128,6 +128,18 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			}
 		}
 		return g.scriptOf(e, x.Sel, x.Sel.Name)
+	case *ast.BinaryExpr:
+		// fnSrc + "\n" + callSrc: a script joined from parts that are each
+		// constant or a script source the package holds, such as two
+		// //go:embed files (centrifuge's broker_redis_scripts.go)
+		if x.Op != token.ADD {
+			break
+		}
+		l, lok := g.scriptOf(e, x.X, name)
+		r, rok := g.scriptOf(e, x.Y, name)
+		if lok && rok {
+			return ScriptRef{Name: name, Src: l.Src + r.Src, Pos: x.Pos()}, true
+		}
 	case *ast.IndexExpr:
 		// scripts["name"] of a map with constant entries
 		if e == nil {

@@ -25,8 +25,9 @@ const (
 	// Cluster runs it, cluster proxies do not.
 	CategoryUndeclaredKeySameSlot = checks.UndeclaredKeySameSlot
 	// CategoryArity: KEYS and ARGV do not match what the script reads: a
-	// KEYS[i] past the keys passed, keys passed and never read, a key passed
-	// in ARGV.
+	// KEYS[i] past the keys passed, keys passed and never read (but for a
+	// key that only routes the call, see checker.routes), a key passed in
+	// ARGV.
 	CategoryArity = checks.ScriptArity
 	// CategoryFlags: the shebang has what Redis 7 rejects, or flags that do
 	// not fit the script or the client.
@@ -232,7 +233,7 @@ func (c *checker) arity() {
 	}
 	var unused []string
 	for i := 1; i <= n; i++ {
-		if !c.s.keysRead[i] {
+		if !c.s.keysRead[i] && !c.routes(i) {
 			unused = append(unused, fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote()))
 		}
 	}
@@ -244,6 +245,54 @@ func (c *checker) arity() {
 		them = "them"
 	}
 	c.add(CategoryArity, 0, 0, "the call passes %s but the script never reads %s; drop %s from the call or use %s", countKeys(n), joinAnd(unused), them, them)
+}
+
+// routes reports whether KEYS[i], which the script does not read, is a
+// key the caller passes to route the call: a key the script reads with a
+// suffix appended, as centrifuge's idempotentRouteKey is the result key
+// and ".route". Such a key is in the slot of the key it extends whenever
+// that one has a hashtag; a second key that does not exist makes a node
+// importing the slot answer TRYAGAIN rather than run the script while the
+// slot migrates.
+func (c *checker) routes(i int) bool {
+	k := c.call.Keys[i-1]
+	for j, r := range c.call.Keys {
+		if j != i-1 && c.s.keysRead[j+1] && extends(k, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// extends reports whether key k is key r followed by a separator and more
+// text (".route", ":lock"): r's parts, the same unknowns and literal text,
+// then a separator that no letter or digit of r's last part runs into.
+func extends(k, r keyspace.Key) bool {
+	if len(r.Parts) == 0 || len(k.Parts) < len(r.Parts) {
+		return false
+	}
+	last := len(r.Parts) - 1
+	var rest string // what k has past r's text, in the part that holds it
+	for i, p := range r.Parts {
+		q := k.Parts[i]
+		switch {
+		case p.Unknown != q.Unknown:
+			return false
+		case p.Unknown && (p.ID == "" || p.ID != q.ID):
+			return false
+		case !p.Unknown && i < last && p.Lit != q.Lit:
+			return false
+		case !p.Unknown && i == last:
+			if !strings.HasPrefix(q.Lit, p.Lit) {
+				return false
+			}
+			rest = q.Lit[len(p.Lit):]
+		}
+	}
+	if rest == "" && len(k.Parts) > len(r.Parts) && !k.Parts[len(r.Parts)].Unknown {
+		rest = k.Parts[len(r.Parts)].Lit
+	}
+	return rest != "" && strings.ContainsRune(".:-_|/#", rune(rest[0]))
 }
 
 func countKeys(n int) string {

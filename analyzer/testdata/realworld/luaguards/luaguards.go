@@ -156,3 +156,47 @@ func bumpOffset(ctx context.Context, rdb *redis.ClusterClient, ch string, data [
 	}
 	return bumpOffsetCmd.Run(ctx, rdb, []string{streamKey}, "cf:{"+ch+"}:meta", data).Err() // want `script bumpOffsetCmd line 5: redis.call\("hincrby", ARGV\[1\], "s", 1\) touches a key not declared in KEYS: ARGV\[1\]; it keeps the hashtag "{<ch>}" of KEYS\[1\]` `ARGV\[1\] \("cf:{<ch>}:meta"\) is used as a key`
 }
+
+// Origin: centrifugal/centrifuge (broker_redis_scripts.go, broker_redis.go):
+// a script joined from two //go:embed files, a function and its caller, and
+// run with the result key and a second key that only routes the call, the
+// result key with ".route" appended (idempotentRouteKey), which the script
+// never reads.
+var (
+	//go:embed lua/idem_fn.lua
+	idemFnSource string
+
+	//go:embed lua/idem_call.lua
+	idemCallSource string
+
+	//go:embed lua/idem_call_bad.lua
+	idemCallBadSource string
+)
+
+var (
+	publishIdempotentSource    = idemFnSource + "\n" + idemCallSource
+	publishIdempotentBadSource = idemFnSource + "\n" + idemCallBadSource
+
+	publishIdempotent    = redis.NewScript(publishIdempotentSource)
+	publishIdempotentBad = redis.NewScript(publishIdempotentBadSource)
+)
+
+func resultKey(ch, id string) string { return "cf.result.{" + ch + "}." + id }
+
+func routeKey(result string) string { return result + ".route" }
+
+func idempotentPublish(ctx context.Context, rdb *redis.ClusterClient, ch, id string, data []byte) error {
+	rk := resultKey(ch, id)
+	return publishIdempotent.Run(ctx, rdb, []string{rk, routeKey(rk)}, data, ch).Err()
+}
+
+// The bad forms: a second key that is not the result key's, and a caller
+// that hands the function a key of its own.
+func idempotentPublishOtherKey(ctx context.Context, rdb *redis.ClusterClient, ch, id string, data []byte) error {
+	rk := resultKey(ch, id)
+	return publishIdempotent.Run(ctx, rdb, []string{rk, "cf.result.{" + ch + "}.route"}, data, ch).Err() // want `script publishIdempotentSource: the call passes 2 keys but the script never reads KEYS\[2\] \("cf.result.{<ch>}.route"\)`
+}
+
+func idempotentPublishBad(ctx context.Context, rdb *redis.ClusterClient, ch, id string, data []byte) error {
+	return publishIdempotentBad.Run(ctx, rdb, []string{resultKey(ch, id)}, data, ch).Err() // want `script publishIdempotentBadSource line 4: redis.call\("hget", result_key, "e"\) touches a key not declared in KEYS: result_key holds the string literal "cf.result.last"` `script publishIdempotentBadSource line 8: redis.call\("hset", result_key, "e", "1"\) touches a key not declared in KEYS` `script publishIdempotentBadSource: the call passes 1 key but the script never reads KEYS\[1\]`
+}

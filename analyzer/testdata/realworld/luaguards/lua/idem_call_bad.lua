@@ -1,0 +1,1 @@
+return publish_idempotent("cf.result.last", ARGV[1], ARGV[2])
