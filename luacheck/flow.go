@@ -1250,9 +1250,7 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 func nonEmptyTest(e *ast.RelationalOpExpr, truth bool) *ast.IdentExpr {
 	op, l, r := e.Operator, e.Lhs, e.Rhs
 	if lengthOf(l) == nil {
-		// 0 < #v is #v > 0.
-		flip := map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "~=": "~="}
-		op, l, r = flip[op], r, l
+		op, l, r = swapped[op], r, l // 0 < #v is #v > 0
 	}
 	id := lengthOf(l)
 	n, ok := r.(*ast.NumberExpr)
@@ -1260,7 +1258,7 @@ func nonEmptyTest(e *ast.RelationalOpExpr, truth bool) *ast.IdentExpr {
 		return nil
 	}
 	if !truth {
-		op = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "~=", "~=": "=="}[op]
+		op = negated[op]
 	}
 	switch num := normalizeNumber(n.Value); {
 	case num == "0" && (op == ">" || op == "~="), num == "1" && op == ">=":
@@ -1268,6 +1266,13 @@ func nonEmptyTest(e *ast.RelationalOpExpr, truth bool) *ast.IdentExpr {
 	}
 	return nil
 }
+
+var (
+	// swapped is the operator of a comparison with its operands swapped.
+	swapped = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "~=": "~="}
+	// negated is the operator of a comparison that fails.
+	negated = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "~=", "~=": "=="}
+)
 
 // lengthOf returns v of #v or string.len(v).
 func lengthOf(e ast.Expr) *ast.IdentExpr {
