@@ -327,7 +327,40 @@ func (g *Engine) onTx(call *ast.CallExpr) bool {
 // clusterCapable reports whether a client expression may talk to a Redis
 // Cluster, by its static type.
 func (g *Engine) clusterCapable(x ast.Expr) bool {
-	return x != nil && g.TypeRole(g.info.TypeOf(x)) == ruleset.RoleCluster
+	return x != nil && g.clusterType(g.info.TypeOf(x), 0)
+}
+
+// clusterType reports whether the rules name t a cluster client, or t is a
+// type the rules do not name, a project's interface or struct, that embeds
+// one (go-zero's RedisNode interface embeds redis.Cmdable): its value may
+// be a cluster client.
+func (g *Engine) clusterType(t types.Type, depth int) bool {
+	if t == nil || depth > 4 {
+		return false
+	}
+	if role := g.TypeRole(t); role != "" {
+		// A client of one node, a transaction or a pipeline, which embed
+		// redis.Cmdable too, is not a cluster client.
+		return role == ruleset.RoleCluster
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		for i := 0; i < u.NumEmbeddeds(); i++ {
+			if g.clusterType(u.EmbeddedType(i), depth+1) {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if f := u.Field(i); f.Embedded() && g.clusterType(f.Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ExprName is how messages show an expression: its source text, shortened.

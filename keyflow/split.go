@@ -32,7 +32,7 @@ var modVersionRE = regexp.MustCompile(`@v(\d+)\.(\d+)\.(\d+)`)
 // splitAlone reports whether a call of the client method fn sends a
 // command that the client splits by slot when it is sent alone: the
 // command is marked split, the receiver's static type is a cluster client
-// of the rules, and the client package's version in the build splits.
+// of the rules (or a project's interface or struct that embeds one), and the client package's version in the build splits.
 func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Method) bool {
 	if m == nil || m.Kind != ruleset.KindCommand || fn.Pkg() == nil {
 		return false
@@ -42,7 +42,7 @@ func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Metho
 		return false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok || g.TypeRole(g.info.TypeOf(sel.X)) != ruleset.RoleCluster {
+	if !ok || !g.clusterType(g.info.TypeOf(sel.X), 0) {
 		return false
 	}
 	client := g.rules.ClientOf(fn.Pkg().Path())

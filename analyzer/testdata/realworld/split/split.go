@@ -77,3 +77,31 @@ func forgetNodeFixed(ctx context.Context, rdb *redis.Client, user string) {
 func move(ctx context.Context, rdb *redis.ClusterClient, a, b string) {
 	rdb.Rename(ctx, "cache:"+a, "cache:"+b) // want `RENAME keys "cache:<a>" .* and "cache:<b>" .* hash to different slots`
 }
+
+// Origin: go-zero (core/stores/redis), RedisNode: the project's interface
+// embeds redis.Cmdable, and holds a *redis.ClusterClient on a cluster, so
+// MGET and DEL sent alone through it are split as on the cluster client.
+type RedisNode interface {
+	redis.Cmdable
+	Do(ctx context.Context, args ...any) *redis.Cmd
+}
+
+func forgetNodeIface(ctx context.Context, node RedisNode, a, b string) {
+	node.MGet(ctx, "profile:"+a, "profile:"+b)
+	node.Del(ctx, "cache:"+a, "cache:"+b)
+}
+
+// In its MULTI/EXEC nothing is split.
+func forgetNodeIfaceTx(ctx context.Context, node RedisNode, a, b string) {
+	node.TxPipelined(ctx, func(p redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "cache:<a>" .* and "cache:<b>" .* hash to different slots`
+		p.Del(ctx, "cache:"+a, "cache:"+b) // want `DEL keys "cache:<a>" .* and "cache:<b>" .* hash to different slots`
+		return nil
+	})
+}
+
+func forgetNodeIfaceTxFixed(ctx context.Context, node RedisNode, user string) {
+	node.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, "cache:{"+user+"}:a", "cache:{"+user+"}:b")
+		return nil
+	})
+}
