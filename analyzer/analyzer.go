@@ -181,10 +181,11 @@ func run(pass *analysis.Pass) (any, error) {
 // over the whole function, the WATCH misuses last (watchmisuse.go), which
 // drop the lost updates that they cover.
 func (c *checker) check(s *keyflow.Func) []diag {
-	var out []diag
+	var out, slots []diag
 	for _, site := range s.Sites {
-		out = append(out, crossSlot(site)...)
+		slots = append(slots, crossSlot(site)...)
 		out = append(out, c.scripts(site)...)
 	}
+	out = append(oneAtEachCall(slots), out...)
 	return c.watchMisuse(s, append(out, c.atomicity(s)...))
 }

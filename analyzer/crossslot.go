@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"fmt"
+	"go/token"
+	"strings"
 
 	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyflow"
@@ -78,6 +80,33 @@ func keysDiag(site *keyflow.Site) (diag, bool) {
 		}
 	}
 	return d, true
+}
+
+// oneAtEachCall keeps one finding of each check at each call: a call of a
+// helper that sends the same command on two paths (COPY with REPLACE in
+// one branch, without in the other; DEL and its retry) has one site per
+// path. The others become related information of the one kept.
+func oneAtEachCall(ds []diag) []diag {
+	type at struct {
+		pos      token.Pos
+		category string
+	}
+	first := map[at]int{}
+	var out []diag
+	for _, d := range ds {
+		k := at{d.pos, d.category}
+		i, dup := first[k]
+		if !dup {
+			first[k] = len(out)
+			out = append(out, d)
+			continue
+		}
+		if d.message != out[i].message {
+			msg, _, _ := strings.Cut(d.message, "; ")
+			out[i].related = append(out[i].related, analysis.RelatedInformation{Pos: d.pos, Message: "also " + msg})
+		}
+	}
+	return out
 }
 
 // reported is the verdict that keysDiag reports over a site's key groups,

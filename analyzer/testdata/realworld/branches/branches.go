@@ -196,3 +196,22 @@ func enqueueUniqueFixed(ctx context.Context, rdb redis.UniversalClient, msg *mes
 func moveProven(ctx context.Context, rdb *redis.Client, other string) {
 	rdb.MGet(ctx, "{a}:x", "{b}:x", other) // want `MGET keys "\{a\}:x" \(slot \d+\) and "\{b\}:x" \(slot \d+\) hash to different slots`
 }
+
+// Origin: rueidiscompat (Compat.Copy) and go-zero (cacheNode.DelCtx and
+// its retry): a helper that sends the same command on two paths gives one
+// finding at its caller, not one per path.
+func copyKey(ctx context.Context, rdb *redis.Client, src, dst string, replace bool) {
+	if replace {
+		rdb.Copy(ctx, src, dst, 0, true)
+	} else {
+		rdb.Copy(ctx, src, dst, 0, false)
+	}
+}
+
+func copyCache(ctx context.Context, rdb *redis.Client, id string) {
+	copyKey(ctx, rdb, "cache:"+id, "backup:"+id, true) // want `COPY \(through copyKey at branches.go:\d+\) keys "cache:<id>" .* and "backup:<id>" .* may hash to different slots`
+}
+
+func copyCacheFixed(ctx context.Context, rdb *redis.Client, id string) {
+	copyKey(ctx, rdb, "cache:{"+id+"}", "backup:{"+id+"}", true)
+}
