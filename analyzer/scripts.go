@@ -37,6 +37,9 @@ func (c *checker) scripts(site *keyflow.Site) []diag {
 	case site.Script != nil:
 		run := site.Script
 		out = c.checkLua(site.Call, c.parse(run.Ref), run.Ref, "script", run, nil)
+		for _, ref := range run.Alts {
+			out = append(out, c.checkLua(site.Call, c.parse(ref), ref, "script", run, nil)...)
+		}
 	case site.ScriptDef != nil:
 		// A script with no call in sight is still checked for what does not
 		// depend on a call: its syntax, its flags.

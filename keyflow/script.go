@@ -34,6 +34,9 @@ type ScriptRun struct {
 	// Ref is the script; Function the name of the function, for FCALL.
 	Ref      ScriptRef
 	Function string
+	// Alts are the other scripts the call may run, when it runs a variable
+	// set to one known script on each of its assignments.
+	Alts     []ScriptRef
 	Keys     []Group
 	KeysOpen bool
 	Args     []Group
@@ -265,6 +268,39 @@ func (g *Engine) scriptsBySHA() map[string]ScriptRef {
 	return g.scripts.bySHA
 }
 
+// scriptAlts returns the scripts that a local variable holds when each of
+// its assignments sets it to a known script, as centrifuge's history add
+// sets script to b.addHistoryListScript in one branch and to
+// b.addHistoryStreamScript in the other; its zero value, no script, runs
+// nothing.
+func (g *Engine) scriptAlts(e *evaluator, x ast.Expr) []ScriptRef {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || e == nil {
+		return nil
+	}
+	v := e.localVar(id)
+	if v == nil {
+		return nil
+	}
+	var out []ScriptRef
+	for _, d := range e.defs[v] {
+		if d.rhs == zeroExpr {
+			continue
+		}
+		if d.rhs == nil || d.add {
+			return nil
+		}
+		ref, ok := g.scriptOf(e, d.rhs, id.Name)
+		if !ok {
+			return nil
+		}
+		if !slices.ContainsFunc(out, func(r ScriptRef) bool { return r.Src == ref.Src }) {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
 // scriptRun is the run of the script of Eval, EvalSha, Script.Run and the
 // like, when its source is known.
 func (g *Engine) scriptRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method, keys []Group, keysOpen bool) *ScriptRun {
@@ -289,10 +325,14 @@ func (g *Engine) scriptRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method, 
 		return nil
 	}
 	ref, ok := g.scriptOf(e, srcExpr, "script")
+	var alts []ScriptRef
 	if !ok {
-		return nil
+		if alts = g.scriptAlts(e, srcExpr); len(alts) == 0 {
+			return nil
+		}
+		ref, alts = alts[0], alts[1:]
 	}
-	run := &ScriptRun{Ref: ref, Keys: keys, KeysOpen: keysOpen, ArgsOpen: true, Cluster: g.clusterCapable(client), ReadOnly: g.readOnlyCommand(m.Command)}
+	run := &ScriptRun{Ref: ref, Alts: alts, Keys: keys, KeysOpen: keysOpen, ArgsOpen: true, Cluster: g.clusterCapable(client), ReadOnly: g.readOnlyCommand(m.Command)}
 	if m.Args != nil {
 		run.Args, run.ArgsOpen = g.selectKeys(e, call, []ruleset.Selector{*m.Args})
 	}

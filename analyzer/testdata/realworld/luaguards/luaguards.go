@@ -200,3 +200,41 @@ func idempotentPublishOtherKey(ctx context.Context, rdb *redis.ClusterClient, ch
 func idempotentPublishBad(ctx context.Context, rdb *redis.ClusterClient, ch, id string, data []byte) error {
 	return publishIdempotentBad.Run(ctx, rdb, []string{resultKey(ch, id)}, data, ch).Err() // want `script publishIdempotentBadSource line 4: redis.call\("hget", result_key, "e"\) touches a key not declared in KEYS: result_key holds the string literal "cf.result.last"` `script publishIdempotentBadSource line 8: redis.call\("hset", result_key, "e", "1"\) touches a key not declared in KEYS` `script publishIdempotentBadSource: the call passes 1 key but the script never reads KEYS\[1\]`
 }
+
+// Origin: centrifugal/centrifuge (broker_redis.go, addHistory): the script
+// is a variable set to the list script in one branch and to the stream
+// script in the other; the call is checked against each.
+type historyBroker struct {
+	rdb        *redis.ClusterClient
+	useLists   bool
+	listScript *redis.Script
+	streamAdd  *redis.Script
+	badScript  *redis.Script
+}
+
+func newHistoryBroker(rdb *redis.ClusterClient) *historyBroker {
+	return &historyBroker{
+		rdb:        rdb,
+		listScript: redis.NewScript(`redis.call("rpush", KEYS[1], ARGV[1]); return redis.call("hincrby", KEYS[2], "s", 1)`),
+		streamAdd:  redis.NewScript(`redis.call("xadd", KEYS[1], "*", "d", ARGV[1]); return redis.call("hincrby", KEYS[2], "s", 1)`),
+		badScript:  redis.NewScript(`redis.call("xadd", KEYS[1], "*", "d", ARGV[1]); return redis.call("hincrby", "cf.history.meta", "s", 1)`),
+	}
+}
+
+func (b *historyBroker) add(ctx context.Context, ch string, data []byte) error {
+	var script *redis.Script
+	if b.useLists {
+		script = b.listScript
+	} else {
+		script = b.streamAdd
+	}
+	return script.Run(ctx, b.rdb, []string{"cf.history.{" + ch + "}", "cf.meta.{" + ch + "}"}, data).Err()
+}
+
+func (b *historyBroker) addBad(ctx context.Context, ch string, data []byte) error {
+	script := b.listScript
+	if !b.useLists {
+		script = b.badScript
+	}
+	return script.Run(ctx, b.rdb, []string{"cf.history.{" + ch + "}", "cf.meta.{" + ch + "}"}, data).Err() // want `script badScript line 1: redis.call\("hincrby", "cf.history.meta", "s", 1\) touches a key not declared in KEYS: the string literal "cf.history.meta"` `script badScript: the call passes 2 keys but the script never reads KEYS\[2\]`
+}
