@@ -738,8 +738,12 @@ func (g *Engine) finish(s *Func) {
 
 // verdict sets a site's colocation verdict, and carries to the function's
 // callers the commands that may not share a slot only because of a
-// parameter passed on as it is.
+// parameter passed on as it is. A call that runs only off a cluster
+// (guard.go) gets neither.
 func (g *Engine) verdict(s *Func, site *Site) {
+	if g.standaloneOnly(s.e, site) {
+		return
+	}
 	groups := site.AllKeys()
 	if site.rawParam > 0 {
 		site.Carried = true

@@ -215,3 +215,55 @@ func copyCache(ctx context.Context, rdb *redis.Client, id string) {
 func copyCacheFixed(ctx context.Context, rdb *redis.Client, id string) {
 	copyKey(ctx, rdb, "cache:{"+id+"}", "backup:{"+id+"}", true)
 }
+
+// Origin: go-zero, core/stores/cache/cachenode.go (cacheNode.DelCtx): on a
+// cluster the keys go one by one, and the multi-key command is sent only
+// to a single server, where there are no slots. The test is read by name
+// (a Type compared with a cluster constant, isCluster, standalone).
+type store struct {
+	rdb       redis.UniversalClient
+	Type      string
+	isCluster bool
+}
+
+const clusterType = "cluster"
+
+func (s *store) inter(ctx context.Context, keys ...string) []string {
+	if len(keys) > 1 && s.Type == clusterType {
+		var out []string
+		for _, k := range keys {
+			out = append(out, s.rdb.SMembers(ctx, k).Val()...)
+		}
+		return out
+	}
+	return s.rdb.SInter(ctx, keys...).Val()
+}
+
+func (s *store) common(ctx context.Context, a, b string) []string {
+	return s.inter(ctx, "tags:"+a, "tags:"+b)
+}
+
+// The bad form: the test is on something else, and SINTER may run on a
+// cluster.
+func (s *store) interFast(ctx context.Context, fast bool, keys ...string) []string {
+	if len(keys) > 1 && fast {
+		return nil
+	}
+	return s.rdb.SInter(ctx, keys...).Val()
+}
+
+func (s *store) commonFast(ctx context.Context, a, b string) []string {
+	return s.interFast(ctx, true, "tags:"+a, "tags:"+b) // want `SINTER \(through interFast at branches.go:\d+\) keys "tags:<a>" .* and "tags:<b>" .* may hash to different slots`
+}
+
+// An early return on the cluster test guards what follows it.
+func (s *store) swap(ctx context.Context, id string) error {
+	if s.isCluster {
+		return nil
+	}
+	return s.rdb.Rename(ctx, "tmp:"+id, "cache:"+id).Err()
+}
+
+func (s *store) swapAnywhere(ctx context.Context, id string) error {
+	return s.rdb.Rename(ctx, "tmp:"+id, "cache:"+id).Err() // want `RENAME keys "tmp:<id>" .* and "cache:<id>" .* may hash to different slots`
+}

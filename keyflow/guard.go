@@ -1,0 +1,247 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Code that may run on a Redis Cluster or on one server often asks which it
+// is, and sends a multi-key command only on one server, where there are no
+// slots:
+//
+//	if len(keys) > 1 && c.rds.Type == redis.ClusterType {
+//		for _, k := range keys { c.rds.Del(ctx, k) }
+//	} else {
+//		c.rds.Del(ctx, keys...)
+//	}
+//
+// (go-zero's cacheNode.DelCtx). A call that runs only where such a test has
+// said "not a cluster" needs no common slot: its keys are not checked, nor
+// carried to the callers. The test is recognized by name, as code writes
+// it: a boolean whose name holds "cluster" (isCluster, c.IsCluster()) or
+// "standalone", or a comparison with a constant that names the cluster
+// (Type == redis.ClusterType, mode == "cluster"), negated or not; and, in
+// the else branch of a conjunction, len(keys) > 1 of the key list the call
+// passes on (on a cluster that branch sends one key at most). The call is
+// in the branch the test chooses, or after an if on the test whose body
+// returns.
+
+// standaloneOnly reports whether the site's call runs only where the
+// function has found that it is not on a Redis Cluster.
+func (g *Engine) standaloneOnly(e *evaluator, site *Site) bool {
+	if e == nil || e.decl == nil || e.decl.Body == nil || site.Call == nil {
+		return false
+	}
+	path := e.pathTo(site.Call.Pos())
+	for k := 0; k+1 < len(path); k++ {
+		child := path[k+1]
+		if n, ok := path[k].(*ast.IfStmt); ok {
+			if child == n.Body && e.notCluster(n.Cond, true, site) {
+				return true
+			}
+			if n.Else != nil && child == n.Else && e.notCluster(n.Cond, false, site) {
+				return true
+			}
+		}
+		list, ok := stmtList(path[k])
+		if !ok {
+			continue
+		}
+		for _, st := range list {
+			if st == child {
+				break
+			}
+			// if isCluster { ...; return } before the call.
+			if n, ok := st.(*ast.IfStmt); ok && n.Else == nil && e.endsFunction(n.Body.List) && e.notCluster(n.Cond, false, site) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endsFunction reports whether control that enters list leaves it only by
+// ending the function.
+func (e *evaluator) endsFunction(list []ast.Stmt) bool {
+	if len(list) == 0 || !e.terminating(list[len(list)-1]) {
+		return false
+	}
+	for _, s := range list {
+		if leaves(s, false, false) {
+			return false
+		}
+	}
+	return true
+}
+
+// notCluster reports whether cond being holds (true or false) means that
+// the code is not on a cluster, or that the site sends at most one key.
+func (e *evaluator) notCluster(cond ast.Expr, holds bool, site *Site) bool {
+	if holds {
+		for _, t := range flatten(cond, token.LAND) {
+			if e.clusterSign(t) < 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range flatten(cond, token.LOR) {
+		if e.clusterSign(t) > 0 {
+			return true
+		}
+	}
+	// !(len(keys) > 1 && isCluster): on a cluster, one key at most.
+	terms := flatten(cond, token.LAND)
+	cluster := false
+	for _, t := range terms {
+		switch {
+		case e.clusterSign(t) > 0:
+			cluster = true
+		case !e.oneKeyAtMost(t, site):
+			return false
+		}
+	}
+	return cluster && len(terms) > 1
+}
+
+// flatten splits x at the operator op: a && b && c gives a, b, c.
+func flatten(x ast.Expr, op token.Token) []ast.Expr {
+	x = ast.Unparen(x)
+	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == op {
+		return append(flatten(b.X, op), flatten(b.Y, op)...)
+	}
+	return []ast.Expr{x}
+}
+
+// clusterSign is 1 for a test that is true on a cluster, -1 for one that
+// is true only off a cluster, 0 for anything else.
+func (e *evaluator) clusterSign(x ast.Expr) int {
+	info := e.g.info
+	switch x := ast.Unparen(x).(type) {
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT {
+			return -e.clusterSign(x.X)
+		}
+	case *ast.BinaryExpr:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return 0
+		}
+		sign := 1
+		if x.Op == token.NEQ {
+			sign = -1
+		}
+		for _, side := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+			c := info.Types[side[1]].Value
+			if c == nil || info.Types[side[0]].Value != nil {
+				continue
+			}
+			if c.Kind() == constant.Bool {
+				// isCluster == false
+				if !constant.BoolVal(c) {
+					sign = -sign
+				}
+				return sign * e.clusterSign(side[0])
+			}
+			// Type == redis.ClusterType, mode == "cluster"
+			if nameSign(types.ExprString(side[1])+" "+c.ExactString()) > 0 {
+				return sign
+			}
+		}
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
+		t, ok := info.TypeOf(x).(*types.Basic)
+		if !ok || t.Kind() != types.Bool && t.Kind() != types.UntypedBool {
+			return 0
+		}
+		switch x := x.(type) {
+		case *ast.Ident:
+			return nameSign(x.Name)
+		case *ast.SelectorExpr:
+			return nameSign(x.Sel.Name)
+		case *ast.CallExpr:
+			switch f := ast.Unparen(x.Fun).(type) {
+			case *ast.Ident:
+				return nameSign(f.Name)
+			case *ast.SelectorExpr:
+				return nameSign(f.Sel.Name)
+			}
+		}
+	}
+	return 0
+}
+
+// nameSign reads a name: 1 when it names a cluster (isCluster,
+// ClusterType), -1 when it names the opposite (standalone, notCluster,
+// nonCluster), 0 otherwise.
+func nameSign(name string) int {
+	s := strings.ToLower(name)
+	switch {
+	case strings.Contains(s, "standalone"), strings.Contains(s, "notcluster"),
+		strings.Contains(s, "noncluster"), strings.Contains(s, "nocluster"):
+		return -1
+	case strings.Contains(s, "cluster"):
+		return 1
+	}
+	return 0
+}
+
+// oneKeyAtMost reports whether x is len(p) > 1 (or >= 2) of the key list
+// p that the site sends as all its keys: false, it leaves one key at most.
+func (e *evaluator) oneKeyAtMost(x ast.Expr, site *Site) bool {
+	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	lenArg, bound, op := b.X, b.Y, b.Op
+	if call, ok := ast.Unparen(b.Y).(*ast.CallExpr); ok && isBuiltin(e.g.info, call.Fun, "len") {
+		// 1 < len(p)
+		lenArg, bound = b.Y, b.X
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		default:
+			return false
+		}
+	}
+	call, ok := ast.Unparen(lenArg).(*ast.CallExpr)
+	if !ok || !isBuiltin(e.g.info, call.Fun, "len") || len(call.Args) != 1 {
+		return false
+	}
+	n, ok := constInt(valueOf(e.g.info, bound))
+	if !ok || !(op == token.GTR && n == 1 || op == token.GEQ && n == 2) {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	p, ok := e.params[v]
+	if !ok {
+		return false
+	}
+	groups := site.AllKeys()
+	if len(groups) == 0 {
+		return false
+	}
+	for _, grp := range groups {
+		if len(grp) != 1 || spreadIndex(grp[0].Key) < 0 || grp[0].Key.Parts[0].ID != p+"..." {
+			return false
+		}
+	}
+	return true
+}
+
+func valueOf(info *types.Info, x ast.Expr) constant.Value {
+	if v := info.Types[x].Value; v != nil {
+		return v
+	}
+	return constant.MakeUnknown()
+}

@@ -1,0 +1,93 @@
+package keyflow_test
+
+// guardCases are calls that run only off a Redis Cluster (guard.go): their
+// keys are neither checked nor carried to the callers. They join
+// engineCases, so TestEngine checks them.
+var guardCases = []engineCase{
+	{
+		// Origin: go-zero, core/stores/cache/cachenode.go (cacheNode.DelCtx).
+		name: "guard-else-of-one-key-or-cluster",
+		src: `type S struct {
+	rdb  *redis.Client
+	Type string
+}
+
+func (s *S) f(ctx context.Context, keys ...string) {
+	if len(keys) > 1 && s.Type == "cluster" {
+		for _, k := range keys {
+			s.rdb.Unlink(ctx, k)
+		}
+	} else {
+		s.rdb.SInter(ctx, keys...)
+	}
+}`,
+		want: []string{
+			`f: UNLINK ["<k>"]`,
+			`f: SINTER ["<keys...>"]`,
+		},
+	},
+	{
+		name: "guard-negations",
+		src: `type S struct {
+	rdb       *redis.Client
+	isCluster bool
+}
+
+func (s *S) IsCluster() bool { return s.isCluster }
+
+func (s *S) f(ctx context.Context, keys ...string) {
+	if !s.IsCluster() {
+		s.rdb.SInter(ctx, keys...)
+	}
+	if s.isCluster == false {
+		s.rdb.SUnion(ctx, keys...)
+	}
+	if s.isCluster {
+		return
+	}
+	s.rdb.SDiff(ctx, keys...)
+}`,
+		want: []string{
+			`f: SINTER ["<keys...>"]`,
+			`f: SUNION ["<keys...>"]`,
+			`f: SDIFF ["<keys...>"]`,
+		},
+	},
+	{
+		// Tests that say nothing of a cluster leave the calls checked at
+		// the callers: a count of nodes, another flag, a cluster test
+		// whose branch is the cluster's, and one key besides the list.
+		name: "guard-not-a-cluster-test",
+		src: `type S struct {
+	rdb       *redis.Client
+	nodes     []string
+	fast      bool
+	isCluster bool
+}
+
+func (s *S) f(ctx context.Context, dst string, keys ...string) {
+	if len(s.nodes) == 1 {
+		s.rdb.SInter(ctx, keys...)
+	}
+	if len(keys) > 1 && s.fast {
+		return
+	}
+	s.rdb.SUnion(ctx, keys...)
+	if s.isCluster {
+		s.rdb.SDiff(ctx, keys...)
+	}
+	if len(keys) > 1 && s.isCluster {
+		return
+	}
+	s.rdb.SInterStore(ctx, dst, keys...)
+}`,
+		want: []string{
+			`f: SINTER ["<keys...>"] carried`,
+			`f: SUNION ["<keys...>"] carried`,
+			`f: SDIFF ["<keys...>"] carried`,
+			`f: SINTERSTORE ["<dst>"] ["<keys...>"] carried`,
+		},
+	},
+}
+
+func init() { engineCases = append(engineCases, guardCases...) }
