@@ -32,6 +32,9 @@ type luaState struct {
 func (c *checker) scripts(site *keyflow.Site) []diag {
 	var out []diag
 	switch {
+	case site.ScriptAtCallers:
+		// Its KEYS and ARGV are the function's parameters: checked at each
+		// caller, with the caller's values.
 	case site.Script != nil && site.Script.Function != "":
 		out = c.checkFunction(site.Call, site.Script)
 	case site.Script != nil:

@@ -3,6 +3,7 @@ package keyflow
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -111,6 +112,30 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 		}
 		site.Keys = append(site.Keys, grp)
 	}
+	if w.Run != nil {
+		run := &ScriptRun{Ref: *w.Run, Keys: site.Keys, KeysOpen: site.Open || hasSpread(site.Keys), ArgsOpen: w.ArgsOpen, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
+		if fn.Pkg() != g.pkg {
+			run.Ref.Pos = token.NoPos // a position in another package's files
+		}
+		for _, alts := range w.Args {
+			if len(alts) == 1 {
+				if n := spreadIndex(alts[0]); n >= 0 {
+					groups, open := g.spreadArgs(e, call, sig, n)
+					run.Args = append(run.Args, groups...)
+					run.ArgsOpen = run.ArgsOpen || open
+					continue
+				}
+			}
+			var grp Group
+			for _, k := range alts {
+				for _, sk := range g.substitute(e, call, k) {
+					grp = append(grp, Value{sk, call.Pos()})
+				}
+			}
+			run.Args = append(run.Args, grp)
+		}
+		site.Script = run
+	}
 	if w.Script > 0 {
 		if w.Script-1 < len(call.Args) {
 			if ref, ok := g.scriptOf(e, call.Args[w.Script-1], "script"); ok {
@@ -217,4 +242,36 @@ func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *typ
 	site.Name = fmt.Sprintf("%s (through %s at %s)", site.Command, fn.Name(), w.Where)
 	site.KeyArgs = nil
 	s.Sites = append(s.Sites, site)
+}
+
+// keysOf returns the keys of a group's values.
+func keysOf(grp Group) []keyspace.Key {
+	var alts []keyspace.Key
+	for _, v := range grp {
+		alts = append(alts, v.Key)
+	}
+	return alts
+}
+
+// scriptForCallers reports whether the Lua checks of a site's script run
+// are left to the function's callers: the script is known here, the
+// function is unexported (its callers are all in the package), and it
+// passes its own parameters on as KEYS, whose values only the callers
+// know, as asynq's RDB.forward(src, dst, taskKeyPrefix, ...)
+// runs forwardCmd. A script run in a transaction or a pipeline stays.
+func (g *Engine) scriptForCallers(s *Func, site *Site) bool {
+	run := site.Script
+	if run == nil || run.Function != "" || len(run.Alts) > 0 || site.scriptParam > 0 || site.rawParam > 0 ||
+		site.Handle != nil || site.Queued || s.Decl == nil || s.Obj == nil || s.Obj.Exported() {
+		return false
+	}
+	for _, grp := range run.Keys {
+		if len(grp) != 1 {
+			continue
+		}
+		if p := grp[0].Key.Parts; len(p) == 1 && p[0].Unknown && (isParamID(p[0].ID) || spreadIndex(grp[0].Key) >= 0) {
+			return true
+		}
+	}
+	return false
 }

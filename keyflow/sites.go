@@ -86,6 +86,10 @@ type Site struct {
 	// is a parameter of the function, passed on as it is: the function's
 	// callers are checked instead (Func.Carried).
 	Carried bool
+	// ScriptAtCallers is true when the script's KEYS or ARGV are
+	// parameters of an unexported function, passed on as they are: the
+	// Lua checks run at its callers, with their values (WrappedCall.Run).
+	ScriptAtCallers bool
 }
 
 // AllKeys returns the key groups that must share one slot: the keys, then
@@ -556,7 +560,7 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 			g.addRawPassedOn(s, site, call, fn, w)
 			continue
 		}
-		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0) {
+		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0 || w.Run != nil) {
 			g.addPassedOn(s, site, call, fn, w)
 			continue
 		}
@@ -750,8 +754,10 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Raw: site.rawParam})
 		return
 	}
-	if site.scriptParam > 0 || hasSpread(groups) {
-		// The callers give the keys, or the script: they are checked.
+	carryRun := g.scriptForCallers(s, site)
+	if site.scriptParam > 0 || hasSpread(groups) || carryRun {
+		// The callers give the keys, or the script, or the script's keys
+		// and arguments: they are checked.
 		site.Carried = true
 		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open}
 		if site.Method != nil {
@@ -759,11 +765,16 @@ func (g *Engine) verdict(s *Func, site *Site) {
 			w.Cluster = g.clusterCapable(receiver(site.Call))
 		}
 		for _, grp := range site.Keys {
-			var alts []keyspace.Key
-			for _, v := range grp {
-				alts = append(alts, v.Key)
+			w.Groups = append(w.Groups, keysOf(grp))
+		}
+		if carryRun {
+			site.ScriptAtCallers = true
+			run := site.Script
+			ref := run.Ref
+			w.Run, w.ArgsOpen, w.ReadOnly, w.Cluster = &ref, run.ArgsOpen, run.ReadOnly, run.Cluster
+			for _, grp := range run.Args {
+				w.Args = append(w.Args, keysOf(grp))
 			}
-			w.Groups = append(w.Groups, alts)
 		}
 		s.Carried = append(s.Carried, w)
 		return

@@ -111,6 +111,13 @@ type WrappedCall struct {
 	// Raw is 1 + the index of the variadic parameter that a raw Do passes
 	// on as the command and its arguments: the callers name the command.
 	Raw int
+	// Run is the script the command runs, known in the function, when
+	// the function is unexported and passes its own parameters on as KEYS
+	// or ARGV: the Lua checks run at each caller, with its values (Args,
+	// ArgsOpen: the ARGV as Groups are the KEYS).
+	Run      *ScriptRef
+	Args     [][]keyspace.Key
+	ArgsOpen bool
 }
 
 // A Func is the model of one function declaration, or of the package-level

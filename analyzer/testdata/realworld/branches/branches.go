@@ -267,3 +267,28 @@ func (s *store) swap(ctx context.Context, id string) error {
 func (s *store) swapAnywhere(ctx context.Context, id string) error {
 	return s.rdb.Rename(ctx, "tmp:"+id, "cache:"+id).Err() // want `RENAME keys "tmp:<id>" .* and "cache:<id>" .* may hash to different slots`
 }
+
+// Origin: asynq, internal/rdb/rdb.go (RDB.forward, called by forwardAll):
+// an unexported helper runs a script with its own parameters as KEYS and
+// ARGV. The Lua checks run at its callers, with their values: here every
+// key keeps the queue's hashtag, so the undeclared key is the warning
+// undeclared-key-same-slot, not the error that it may be in another slot.
+var forwardCmd = redis.NewScript(`
+local ids = redis.call("ZRANGE", KEYS[1], 0, -1)
+for _, id in ipairs(ids) do
+	redis.call("HSET", ARGV[1] .. id, "state", "pending")
+end
+return #ids`)
+
+func forward(ctx context.Context, rdb redis.UniversalClient, src, taskKeyPrefix string) error {
+	return forwardCmd.Run(ctx, rdb, []string{src}, taskKeyPrefix).Err()
+}
+
+func forwardAll(ctx context.Context, rdb redis.UniversalClient, qname string) error {
+	return forward(ctx, rdb, "asynq:{"+qname+"}:scheduled", "asynq:{"+qname+"}:t:") // want `script forwardCmd line 4: redis.call\("HSET", ARGV\[1\] \.\. id, "state", "pending"\) touches a key not declared in KEYS: .* it keeps the hashtag "\{<qname>\}" of KEYS\[1\]`
+}
+
+// The bad form: the task keys have no hashtag.
+func forwardAllUntagged(ctx context.Context, rdb redis.UniversalClient, qname string) error {
+	return forward(ctx, rdb, "asynq:{"+qname+"}:retry", "asynq:t:") // want `script forwardCmd line 4: redis.call\("HSET", ARGV\[1\] \.\. id, "state", "pending"\) touches a key not declared in KEYS: .* it may be in another slot than KEYS\[1\]`
+}
