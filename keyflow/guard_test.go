@@ -88,6 +88,34 @@ func (s *S) f(ctx context.Context, dst string, keys ...string) {
 			`f: SINTERSTORE ["<dst>"] ["<keys...>"] carried`,
 		},
 	},
+	{
+		// Origin: asynq, internal/rdb/rdb.go (runScript and RDB.forward):
+		// the ARGV of a script the callers choose reach them, and a script
+		// an unexported function runs with its own parameters as KEYS is
+		// run at its callers, with their values.
+		name: "script-args-and-keys-at-the-callers",
+		src: `var del = redis.NewScript("return redis.call('DEL', ARGV[1] .. KEYS[1])")
+
+func run(ctx context.Context, rdb *redis.Client, s *redis.Script, keys []string, args ...any) error {
+	return s.Run(ctx, rdb, keys, args...).Err()
+}
+
+func fwd(ctx context.Context, rdb *redis.Client, src, prefix string) error {
+	return del.Run(ctx, rdb, []string{src}, prefix).Err()
+}
+
+func f(ctx context.Context, rdb *redis.Client, q string) {
+	run(ctx, rdb, del, []string{"q:{" + q + "}:g"}, "q:{"+q+"}:t:")
+	fwd(ctx, rdb, "q:{"+q+"}:s", "q:{"+q+"}:t:")
+}`,
+		want: []string{
+			`run: EVALSHA ["<keys...>"] carried`,
+			`fwd: EVALSHA ["<src>"] script "return redis.call('DEL', ARGV[1] .. KEYS[1])" keys 1 args 1 carried`,
+			`f: EVALSHA (through run at p.go:21) ["q:{<q>}:g"] script "return redis.call('DEL', ARGV[1] .. KEYS[1])" keys 1 args 1`,
+			`f: EVALSHA (through fwd at p.go:25) ["q:{<q>}:s"] script "return redis.call('DEL', ARGV[1] .. KEYS[1])" keys 1 args 1`,
+			`init: NewScript`,
+		},
+	},
 }
 
 func init() { engineCases = append(engineCases, guardCases...) }

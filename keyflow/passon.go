@@ -112,27 +112,29 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 		}
 		site.Keys = append(site.Keys, grp)
 	}
+	var args []Group
+	argsOpen := w.ArgsOpen
+	for _, alts := range w.Args {
+		if len(alts) == 1 {
+			if n := spreadIndex(alts[0]); n >= 0 {
+				groups, open := g.spreadArgs(e, call, sig, n)
+				args = append(args, groups...)
+				argsOpen = argsOpen || open
+				continue
+			}
+		}
+		var grp Group
+		for _, k := range alts {
+			for _, sk := range g.substitute(e, call, k) {
+				grp = append(grp, Value{sk, call.Pos()})
+			}
+		}
+		args = append(args, grp)
+	}
 	if w.Run != nil {
-		run := &ScriptRun{Ref: *w.Run, Keys: site.Keys, KeysOpen: site.Open || hasSpread(site.Keys), ArgsOpen: w.ArgsOpen, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
+		run := &ScriptRun{Ref: *w.Run, Keys: site.Keys, KeysOpen: site.Open || hasSpread(site.Keys), Args: args, ArgsOpen: argsOpen, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
 		if fn.Pkg() != g.pkg {
 			run.Ref.Pos = token.NoPos // a position in another package's files
-		}
-		for _, alts := range w.Args {
-			if len(alts) == 1 {
-				if n := spreadIndex(alts[0]); n >= 0 {
-					groups, open := g.spreadArgs(e, call, sig, n)
-					run.Args = append(run.Args, groups...)
-					run.ArgsOpen = run.ArgsOpen || open
-					continue
-				}
-			}
-			var grp Group
-			for _, k := range alts {
-				for _, sk := range g.substitute(e, call, k) {
-					grp = append(grp, Value{sk, call.Pos()})
-				}
-			}
-			run.Args = append(run.Args, grp)
 		}
 		site.Script = run
 	}
@@ -140,8 +142,12 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 		if w.Script-1 < len(call.Args) {
 			if ref, ok := g.scriptOf(e, call.Args[w.Script-1], "script"); ok {
 				site.Script = &ScriptRun{Ref: ref, Keys: site.Keys, KeysOpen: site.Open, ArgsOpen: true, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
+				if w.ArgsKnown {
+					site.Script.Args, site.Script.ArgsOpen = args, argsOpen
+				}
 			} else if n := g.callerScriptParam(e, call.Args[w.Script-1]); n > 0 {
 				site.scriptParam = n
+				site.runArgs, site.runArgsOpen, site.runArgsKnown = args, argsOpen, w.ArgsKnown
 			}
 		}
 	}

@@ -86,6 +86,10 @@ type Site struct {
 	// is a parameter of the function, passed on as it is: the function's
 	// callers are checked instead (Func.Carried).
 	Carried bool
+	// runArgs are the ARGV of a script that the callers choose
+	// (scriptParam), when runArgsKnown; runArgsOpen when some are not seen.
+	runArgs                   []Group
+	runArgsOpen, runArgsKnown bool
 	// ScriptAtCallers is true when the script's KEYS or ARGV are
 	// parameters of an unexported function, passed on as they are: the
 	// Lua checks run at its callers, with their values (WrappedCall.Run).
@@ -185,6 +189,11 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		g.keyCountScript(e, call, m, site.Script)
 		if site.Script == nil {
 			site.scriptParam = g.scriptParamOf(e, call, m)
+			if site.scriptParam > 0 && m.Args != nil {
+				// The callers give the script; the arguments are these.
+				site.runArgs, site.runArgsOpen = g.selectKeys(e, call, []ruleset.Selector{*m.Args})
+				site.runArgsKnown = true
+			}
 		}
 	case ruleset.KindNewScript, ruleset.KindScriptLoad:
 		if m.Script >= 0 && m.Script < len(call.Args) {
@@ -766,6 +775,12 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		}
 		for _, grp := range site.Keys {
 			w.Groups = append(w.Groups, keysOf(grp))
+		}
+		if site.scriptParam > 0 && site.runArgsKnown {
+			w.ArgsKnown, w.ArgsOpen = true, site.runArgsOpen
+			for _, grp := range site.runArgs {
+				w.Args = append(w.Args, keysOf(grp))
+			}
 		}
 		if carryRun {
 			site.ScriptAtCallers = true

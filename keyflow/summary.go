@@ -118,6 +118,9 @@ type WrappedCall struct {
 	Run      *ScriptRef
 	Args     [][]keyspace.Key
 	ArgsOpen bool
+	// ArgsKnown is true when Args are the ARGV of the script the callers
+	// choose (Script): the callers check it with them.
+	ArgsKnown bool
 }
 
 // A Func is the model of one function declaration, or of the package-level

@@ -292,3 +292,24 @@ func forwardAll(ctx context.Context, rdb redis.UniversalClient, qname string) er
 func forwardAllUntagged(ctx context.Context, rdb redis.UniversalClient, qname string) error {
 	return forward(ctx, rdb, "asynq:{"+qname+"}:retry", "asynq:t:") // want `script forwardCmd line 4: redis.call\("HSET", ARGV\[1\] \.\. id, "state", "pending"\) touches a key not declared in KEYS: .* it may be in another slot than KEYS\[1\]`
 }
+
+// Origin: asynq, internal/rdb/rdb.go (RDB.DeleteAggregationSet): the
+// script and its ARGV go through the generic runScript helper; ARGV[1] is
+// the caller's task key prefix, with the queue's hashtag.
+var deleteAggregationSetCmd = redis.NewScript(`
+local ids = redis.call("ZRANGE", KEYS[1], 0, -1)
+for _, id in ipairs(ids) do
+	redis.call("DEL", ARGV[1] .. id)
+end
+return redis.call("DEL", KEYS[1])`)
+
+func deleteAggregationSet(ctx context.Context, rdb redis.UniversalClient, qname, setID string) error {
+	keys := []string{"asynq:{" + qname + "}:g:" + setID}
+	return runScript(ctx, rdb, deleteAggregationSetCmd, keys, "asynq:{"+qname+"}:t:") // want `script deleteAggregationSetCmd line 4: redis.call\("DEL", ARGV\[1\] \.\. id\) touches a key not declared in KEYS: .* it keeps the hashtag "\{<qname>\}" of KEYS\[1\]`
+}
+
+// The bad form: the prefix has no hashtag.
+func deleteAggregationSetUntagged(ctx context.Context, rdb redis.UniversalClient, qname, setID string) error {
+	keys := []string{"asynq:{" + qname + "}:g:" + setID}
+	return runScript(ctx, rdb, deleteAggregationSetCmd, keys, "asynq:t:") // want `script deleteAggregationSetCmd line 4: redis.call\("DEL", ARGV\[1\] \.\. id\) touches a key not declared in KEYS: .* it may be in another slot than KEYS\[1\]`
+}
