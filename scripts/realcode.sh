@@ -75,6 +75,8 @@ modules=(
 	"rueidislock|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis/rueidislock"
 	"rueidiscompat|github.com/redis/rueidis/rueidiscompat@v1.0.79|github.com/redis/rueidis/rueidiscompat"
 	"valkeylock|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go/valkeylock"
+	"dapr|github.com/dapr/components-contrib@v1.18.0|github.com/dapr/components-contrib/common/component/redis github.com/dapr/components-contrib/state/redis github.com/dapr/components-contrib/lock/redis github.com/dapr/components-contrib/pubsub/redis github.com/dapr/components-contrib/configuration/redis github.com/dapr/components-contrib/bindings/redis"
+	"rekor|github.com/sigstore/rekor@v1.5.4|github.com/sigstore/rekor/pkg/indexstorage/redis"
 	"go-zero|github.com/zeromicro/go-zero@v1.10.3|github.com/zeromicro/go-zero/core/stores/redis/... github.com/zeromicro/go-zero/core/limit/... github.com/zeromicro/go-zero/core/stores/cache/..."
 )
 
