@@ -72,6 +72,8 @@ modules=(
 	"redistore|github.com/boj/redistore@v1.4.1|github.com/boj/redistore/..."
 	"scs-redisstore|github.com/alexedwards/scs/redisstore@v0.0.0-20251002162104-209de6e426de|github.com/alexedwards/scs/redisstore/..."
 	"gin-cache|github.com/chenyahui/gin-cache@v1.10.0|github.com/chenyahui/gin-cache/persist"
+	"go-redis|github.com/redis/go-redis/v9@v9.23.0|github.com/redis/go-redis/v9/..."
+	"rueidis|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis"
 	"rueidislock|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis/rueidislock"
 	"rueidiscompat|github.com/redis/rueidis/rueidiscompat@v1.0.79|github.com/redis/rueidis/rueidiscompat"
 	"valkeylock|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go/valkeylock"
