@@ -74,6 +74,7 @@ modules=(
 	"gin-cache|github.com/chenyahui/gin-cache@v1.10.0|github.com/chenyahui/gin-cache/persist"
 	"go-redis|github.com/redis/go-redis/v9@v9.23.0|github.com/redis/go-redis/v9/..."
 	"rueidis|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis"
+	"redigo|github.com/gomodule/redigo@v1.9.3|github.com/gomodule/redigo/redis"
 	"rueidislock|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis/rueidislock"
 	"rueidiscompat|github.com/redis/rueidis/rueidiscompat@v1.0.79|github.com/redis/rueidis/rueidiscompat"
 	"valkeylock|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go/valkeylock"
