@@ -73,6 +73,7 @@ modules=(
 	"scs-redisstore|github.com/alexedwards/scs/redisstore@v0.0.0-20251002162104-209de6e426de|github.com/alexedwards/scs/redisstore/..."
 	"gin-cache|github.com/chenyahui/gin-cache@v1.10.0|github.com/chenyahui/gin-cache/persist"
 	"go-redis|github.com/redis/go-redis/v9@v9.23.0|github.com/redis/go-redis/v9/..."
+	"go-redis-v8|github.com/go-redis/redis/v8@v8.11.5|github.com/go-redis/redis/v8/..."
 	"rueidis|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis"
 	"redigo|github.com/gomodule/redigo@v1.9.3|github.com/gomodule/redigo/redis"
 	"rueidislock|github.com/redis/rueidis@v1.0.79|github.com/redis/rueidis/rueidislock"
