@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/slotlint/slotlint/ruleset"
 )
 
 // Code that may run on a Redis Cluster or on one server often asks which it
@@ -27,7 +29,10 @@ import (
 // the else branch of a conjunction, len(keys) > 1 of the key list the call
 // passes on (on a cluster that branch sends one key at most). The call is
 // in the branch the test chooses, or after an if on the test whose body
-// returns.
+// returns. A case of a type switch that names only clients of one node
+// (the rules' client types, or types named single, standalone or
+// sentinel, as rueidis's MDel switches on its client) is such a branch
+// too.
 
 // standaloneOnly reports whether the site's call runs only where the
 // function has found that it is not on a Redis Cluster.
@@ -38,6 +43,9 @@ func (g *Engine) standaloneOnly(e *evaluator, site *Site) bool {
 	path := e.pathTo(site.Call.Pos())
 	for k := 0; k+1 < len(path); k++ {
 		child := path[k+1]
+		if n, ok := path[k].(*ast.CaseClause); ok && k >= 2 && g.singleNodeCase(path[k-2], n) {
+			return true
+		}
 		if n, ok := path[k].(*ast.IfStmt); ok {
 			if child == n.Body && e.notCluster(n.Cond, true, site) {
 				return true
@@ -244,4 +252,32 @@ func valueOf(info *types.Info, x ast.Expr) constant.Value {
 		return v
 	}
 	return constant.MakeUnknown()
+}
+
+// singleNodeCase reports whether a clause of a type switch names only
+// clients of one node: types the rules call a client (go-redis's
+// *redis.Client), or whose names say so (rueidis's *singleClient,
+// *standalone, *sentinelClient, in MDel's switch client.(type)).
+func (g *Engine) singleNodeCase(sw ast.Node, cc *ast.CaseClause) bool {
+	if _, ok := sw.(*ast.TypeSwitchStmt); !ok || len(cc.List) == 0 {
+		return false
+	}
+	for _, x := range cc.List {
+		t := g.info.TypeOf(x)
+		n := namedOf(t)
+		if t == nil || n == nil {
+			return false
+		}
+		if role := g.TypeRole(t); role != "" {
+			if role != ruleset.RoleClient {
+				return false
+			}
+			continue
+		}
+		name := strings.ToLower(n.Obj().Name())
+		if strings.Contains(name, "cluster") || !strings.Contains(name, "single") && !strings.Contains(name, "standalone") && !strings.Contains(name, "sentinel") {
+			return false
+		}
+	}
+	return true
 }

@@ -89,6 +89,34 @@ func (s *S) f(ctx context.Context, dst string, keys ...string) {
 		},
 	},
 	{
+		// Origin: rueidis, helper.go (MDel): switch client.(type) { case
+		// *singleClient, *standalone, *sentinelClient: one DEL of all the
+		// keys }, and one DEL per key on a cluster.
+		name: "guard-type-switch-on-the-client",
+		src: `type standaloneNode struct{ *redis.Client }
+
+func inter(ctx context.Context, c redis.UniversalClient, keys ...string) {
+	c.SInter(ctx, keys...)
+}
+
+func f(ctx context.Context, c redis.UniversalClient, keys ...string) {
+	switch c.(type) {
+	case *redis.Client:
+		inter(ctx, c, keys...)
+	case standaloneNode:
+		inter(ctx, c, keys...)
+	case *redis.ClusterClient:
+		inter(ctx, c, keys...)
+	}
+}`,
+		want: []string{
+			`inter: SINTER ["<keys...>"] carried`,
+			`f: SINTER (through inter at p.go:21) ["<keys...>"]`,
+			`f: SINTER (through inter at p.go:21) ["<keys...>"]`,
+			`f: SINTER (through inter at p.go:21) ["<keys...>"] carried`,
+		},
+	},
+	{
 		// Origin: asynq, internal/rdb/rdb.go (runScript and RDB.forward):
 		// the ARGV of a script the callers choose reach them, and a script
 		// an unexported function runs with its own parameters as KEYS is

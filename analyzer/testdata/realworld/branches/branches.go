@@ -313,3 +313,40 @@ func deleteAggregationSetUntagged(ctx context.Context, rdb redis.UniversalClient
 	keys := []string{"asynq:{" + qname + "}:g:" + setID}
 	return runScript(ctx, rdb, deleteAggregationSetCmd, keys, "asynq:t:") // want `script deleteAggregationSetCmd line 4: redis.call\("DEL", ARGV\[1\] \.\. id\) touches a key not declared in KEYS: .* it may be in another slot than KEYS\[1\]`
 }
+
+// Origin: rueidis, helper.go (MDel): switch client.(type) { case
+// *singleClient, *standalone, *sentinelClient: one DEL of all the keys },
+// one DEL per key on a cluster. The same shape on go-redis's types: a case
+// that names only clients of one node is not on a cluster.
+func interAll(ctx context.Context, c redis.UniversalClient, keys ...string) []string {
+	return c.SInter(ctx, keys...).Val()
+}
+
+func interByClient(ctx context.Context, c redis.UniversalClient, keys ...string) []string {
+	switch c.(type) {
+	case *redis.Client:
+		return interAll(ctx, c, keys...)
+	}
+	var out []string
+	for _, k := range keys {
+		out = append(out, c.SMembers(ctx, k).Val()...)
+	}
+	return out
+}
+
+func tagsByClient(ctx context.Context, c redis.UniversalClient, a, b string) []string {
+	return interByClient(ctx, c, "tags:"+a, "tags:"+b)
+}
+
+// The bad form: the case is the cluster client's.
+func interOnCluster(ctx context.Context, c redis.UniversalClient, keys ...string) []string {
+	switch c.(type) {
+	case *redis.ClusterClient:
+		return interAll(ctx, c, keys...)
+	}
+	return nil
+}
+
+func tagsOnCluster(ctx context.Context, c redis.UniversalClient, a, b string) []string {
+	return interOnCluster(ctx, c, "tags:"+a, "tags:"+b) // want `SINTER \(through interAll at branches.go:\d+\) \(through interOnCluster at branches.go:\d+\) keys "tags:<a>" .* and "tags:<b>" .* may hash to different slots`
+}
