@@ -24,6 +24,14 @@
 //     are in doubt only because a parameter is passed on as it is: those
 //     are carried to the callers (Carried, exported as a KeyWrapper fact).
 //
+// Values are flow-insensitive sets, with the order of the function's text
+// where the syntax tree alone decides it (reach.go): an assignment in a
+// block that returns or panics does not reach the code after it, one on
+// every path to a use hides the variable's earlier values, and one after
+// a use outside loops and closures does not reach it. A call made only
+// where the code has found it is not on a cluster has no colocation
+// verdict (guard.go).
+//
 // Which types are clients, transactions and pipelines, which methods send
 // which commands and which arguments are keys all come from the rules
 // (ruleset): the engine knows no client library by name. Raw Do calls map
