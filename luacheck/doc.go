@@ -44,7 +44,8 @@
 // as not declared. A branch narrows the variables its condition tests: where
 // k ~= "x" holds (or "x" ~= k, or a conjunction with it, or after
 // if k == "x" then return end), k is not "x"; where #k > 0 holds, k is not
-// ""; where k or k ~= nil holds, k is not nil. The empty string among other values of a key is the "no key"
+// "", and where #t == 0 holds, a table t the script built is empty; where k
+// or k ~= nil holds, k is not nil. The empty string among other values of a key is the "no key"
 // that scripts test for, not a key; a key that can only be "" is reported.
 //
 // An undeclared key that keeps the slot of a declared one (ARGV[1] .. id,

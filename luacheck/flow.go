@@ -1224,8 +1224,12 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 			a.exclude(e, nilValue, sc, st)
 		}
 	case *ast.RelationalOpExpr:
-		if id := nonEmptyTest(e, truth); id != nil {
-			a.exclude(id, litValue(""), sc, st)
+		if id, empty, ok := lengthTest(e, truth); ok {
+			if empty {
+				a.emptyTables(id, sc, st)
+			} else {
+				a.exclude(id, litValue(""), sc, st)
+			}
 			return
 		}
 		if e.Operator != "==" && e.Operator != "~=" || (e.Operator == "~=") != truth {
@@ -1244,27 +1248,66 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 	}
 }
 
-// nonEmptyTest returns the variable v of a comparison of its length with 0
-// (#v > 0, #v ~= 0, #v >= 1, 0 < #v, string.len(v) > 0 and the like) when
-// the comparison, with the given truth, says v is not the empty string.
-func nonEmptyTest(e *ast.RelationalOpExpr, truth bool) *ast.IdentExpr {
+// lengthTest returns the variable v of a comparison of its length with 0
+// (#v > 0, #v == 0, 0 < #v, string.len(v) >= 1, table.getn(v) > 0 and the
+// like), and whether the comparison, with the given truth, says v is
+// empty (#v == 0, #v < 1) or not (#v > 0, #v ~= 0, #v >= 1).
+func lengthTest(e *ast.RelationalOpExpr, truth bool) (id *ast.IdentExpr, empty, ok bool) {
 	op, l, r := e.Operator, e.Lhs, e.Rhs
 	if lengthOf(l) == nil {
 		op, l, r = swapped[op], r, l // 0 < #v is #v > 0
 	}
-	id := lengthOf(l)
-	n, ok := r.(*ast.NumberExpr)
-	if id == nil || !ok {
-		return nil
+	id = lengthOf(l)
+	n, isNum := r.(*ast.NumberExpr)
+	if id == nil || !isNum {
+		return nil, false, false
 	}
 	if !truth {
 		op = negated[op]
 	}
 	switch num := normalizeNumber(n.Value); {
 	case num == "0" && (op == ">" || op == "~="), num == "1" && op == ">=":
-		return id
+		return id, false, true
+	case num == "0" && (op == "==" || op == "<="), num == "1" && op == "<":
+		return id, true, true
 	}
-	return nil
+	return nil, false, false
+}
+
+// emptyTables narrows the variable id names to where its length is 0: a
+// table the script made is then empty, so that ipairs over it gives
+// nothing (t[1] is nil where #t is 0), and a string constant other than ""
+// is not its value.
+func (a *analyzer) emptyTables(id *ast.IdentExpr, sc *scope, st *state) {
+	v := a.lookup(sc, id.Value)
+	if v == nil {
+		return
+	}
+	vs, ok := st.vars[v]
+	if !ok {
+		return
+	}
+	var out vset
+	changed := false
+	for _, x := range vs {
+		switch {
+		case x.kind == kTable:
+			out = union(out, one(tableValue(&table{})))
+			changed = true
+		case x.kind == kLit && x.text != "":
+			changed = true
+		default:
+			out = union(out, one(x))
+		}
+	}
+	if !changed {
+		return
+	}
+	if len(out) == 0 {
+		st.dead = true
+		return
+	}
+	st.vars[v] = out
 }
 
 var (
@@ -1274,14 +1317,14 @@ var (
 	negated = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "~=", "~=": "=="}
 )
 
-// lengthOf returns v of #v or string.len(v).
+// lengthOf returns v of #v, string.len(v) or table.getn(v).
 func lengthOf(e ast.Expr) *ast.IdentExpr {
 	switch e := e.(type) {
 	case *ast.UnaryLenOpExpr:
 		id, _ := e.Expr.(*ast.IdentExpr)
 		return id
 	case *ast.FuncCallExpr:
-		if len(e.Args) != 1 || e.Receiver != nil || render(e.Func) != "string.len" {
+		if len(e.Args) != 1 || e.Receiver != nil || render(e.Func) != "string.len" && render(e.Func) != "table.getn" {
 			return nil
 		}
 		id, _ := e.Args[0].(*ast.IdentExpr)

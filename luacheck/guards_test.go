@@ -162,6 +162,41 @@ return redis.call('GET', k)
 			},
 		},
 		{
+			// asynq (internal/rdb/inspect.go, removeQueueCmd): the loops
+			// after the return run over an empty table, and touch nothing.
+			name: "a loop over a table whose length is 0",
+			src: `local ids = {}
+for _, id in ipairs(redis.call("LRANGE", KEYS[1], 0, -1)) do
+	table.insert(ids, id)
+end
+if table.getn(ids) > 0 then
+	return -1
+end
+for _, id in ipairs(ids) do
+	redis.call("DEL", "emq:other:" .. id)
+end
+return 1
+`,
+			call: orders,
+		},
+		{
+			name: "a loop over a table that is not empty is bad",
+			src: `local ids = {}
+for _, id in ipairs(redis.call("LRANGE", KEYS[1], 0, -1)) do
+	table.insert(ids, id)
+end
+if #ids == 0 then
+	return -1
+end
+for _, id in ipairs(ids) do
+	redis.call("DEL", "emq:other:" .. id)
+end
+return 1
+`,
+			call: orders,
+			want: []want{w(CategoryUndeclaredKey, 9, 2, `redis.call("DEL", "emq:other:" .. id) touches a key not declared in KEYS`)},
+		},
+		{
 			name: "centrifuge placeholder keys turned back into the empty string",
 			src: `local state_hash_key = KEYS[1]
 local nil_key = ARGV[23] or ""
