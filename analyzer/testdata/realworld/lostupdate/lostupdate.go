@@ -34,6 +34,26 @@ func payFixed(ctx context.Context, rdb *redis.Client, acct string, amount int64)
 	rdb.HIncrBy(ctx, "acct:"+acct, "balance", -amount)
 }
 
+// Origin: redis/go-redis (digest_test.go, the compare-and-set of Redis
+// 8.4): DIGEST, then SET ... IFDEQ of that digest. The server writes only
+// while the value still has the digest read: it checks itself.
+func casDigest(ctx context.Context, rdb *redis.Client, key, v string) error {
+	d := rdb.Digest(ctx, key).Val()
+	return rdb.SetIFDEQ(ctx, key, v, d, 0).Err()
+}
+
+// SET ... IFNE writes unless the value is the one given: another client's
+// write in between is overwritten.
+func casNotEqual(ctx context.Context, rdb *redis.Client, key, v string) error {
+	old := rdb.Get(ctx, key).Val()
+	return rdb.SetIFNE(ctx, key, old+v, v, 0).Err() // want `SET "<key>" writes a value computed from GET "<key>" at line \d+`
+}
+
+func casEqual(ctx context.Context, rdb *redis.Client, key, v string) error {
+	old := rdb.Get(ctx, key).Val()
+	return rdb.SetIFEQ(ctx, key, old+v, old, 0).Err()
+}
+
 // Origin: ThreeDotsLabs/watermill-redisstream (Subscriber's consumer
 // cleanup): XINFO CONSUMERS, then XGROUP DELCONSUMER of each consumer idle
 // long enough with nothing pending. A subcommand's key specs say what it
