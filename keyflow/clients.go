@@ -3,6 +3,7 @@ package keyflow
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -157,8 +158,15 @@ type connState struct {
 // connSites calls visit with each command that a function sends on a
 // connection variable by a raw or send method, in the order of the
 // function's text, with the state of that connection before the command.
+//
+// A connection variable assigned again (c = pool.Get()) or closed
+// (c.Close(), which hands a pooled connection back, the pool sending
+// DISCARD and UNWATCH) starts afresh: what was sent before is not on the
+// connection that the next command goes to.
 func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 	conns := map[*types.Var]*connState{}
+	last := map[*types.Var]token.Pos{}
+	var resets map[*types.Var][]token.Pos
 	var parents map[*ast.CallExpr]*ast.CallExpr
 	for _, site := range s.Sites {
 		if site.Method == nil || site.Through ||
@@ -187,6 +195,16 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 			c = &connState{}
 			conns[v] = c
 		}
+		if resets == nil {
+			resets = g.connResets(s)
+		}
+		for _, r := range resets[v] {
+			if r > last[v] && r < call.Pos() {
+				*c = connState{}
+				break
+			}
+		}
+		last[v] = call.Pos()
 		visit(site, c)
 		switch strings.ToUpper(site.Command) {
 		case "WATCH":
@@ -203,6 +221,45 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 			*c = connState{}
 		}
 	}
+}
+
+// connResets returns, for each variable of a function, where it is assigned
+// and where its Close method is called, not deferred: the places after
+// which it holds another connection, or one that starts afresh.
+func (g *Engine) connResets(s *Func) map[*types.Var][]token.Pos {
+	out := map[*types.Var][]token.Pos{}
+	if s.Decl == nil || s.Decl.Body == nil {
+		return out
+	}
+	deferred := map[*ast.CallExpr]bool{}
+	ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			deferred[n.Call] = true
+		case *ast.GoStmt:
+			deferred[n.Call] = true
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+					if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+						out[v] = append(out[v], n.Pos())
+					}
+				}
+			}
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Close" || len(n.Args) != 0 || deferred[n] {
+				break
+			}
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+					out[v] = append(out[v], n.Pos())
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // rawTransactions finds the transactions that a function sends one
