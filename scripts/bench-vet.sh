@@ -42,8 +42,10 @@
 # N (400 packages), HUGE (1500 cases), CORPORA ("corpus std goredis"),
 # MODES ("cold vetcold warm standalone"), TOOLS ("vet slotlint"; add quiet
 # for the side without findings), WORK (a new temporary directory; the raw
-# results and logs stay there), SLOTLINT_REV (the commit to name when the
-# script runs in a tree exported with git archive).
+# results and logs stay there), BASELINE (another slotlint executable, for
+# a side "baseline" in TOOLS, such as one built before a change),
+# SLOTLINT_REV (the commit to name when the script runs in a tree exported
+# with git archive).
 #
 # The go vet figures of record since the -V=full change, many warm reruns
 # taking turns:
@@ -94,6 +96,13 @@ if [[ " $TOOLS " == *" quiet "* ]] && [ -z "$checks" ]; then
 	exit 1
 fi
 echo "slotlint -V=full: $("$sl" -V=full)" | tee -a "$WORK/machine.txt"
+if [[ " $TOOLS " == *" baseline "* ]]; then
+	if [ ! -x "${BASELINE:-}" ]; then
+		echo "bench-vet: TOOLS has baseline: set BASELINE to a slotlint executable" >&2
+		exit 2
+	fi
+	echo "baseline -V=full: $("$BASELINE" -V=full)" | tee -a "$WORK/machine.txt"
+fi
 
 # Each corpus: a directory to run in, and the package patterns.
 declare -A dir pkgs
@@ -164,6 +173,7 @@ vetcmd() {
 	vet) echo go vet "$2" ;;
 	slotlint) echo go vet -vettool="$sl" "$2" ;;
 	quiet) echo go vet -vettool="$sl" -disable="$checks" "$2" ;;
+	baseline) echo go vet -vettool="$BASELINE" "$2" ;;
 	esac
 }
 
