@@ -23,11 +23,12 @@ import (
 // content ID, which changes with any change to the executable that a build
 // makes, and reading it costs one small read of the file's first page.
 //
-// An executable without a build ID in that form (linked with
-// -ldflags=-buildid=... or not by the go command, or whose build ID is not
-// in its first 32 KB) is hashed as before. (The go command's build ID
-// comes from the linker's output; a change made to the file after linking,
-// such as by strip, does not change it.)
+// An executable without a build ID of that form (linked with an empty or
+// hand-made -ldflags=-buildid=, or not by the go command, or whose build ID
+// is not in its first 32 KB) is hashed as before. (A hand-made ID of four
+// parts is taken at its word. The content ID is the hash of what the
+// linker wrote; a change made to the file afterwards, such as by strip,
+// does not change it.)
 
 // printVersion prints slotlint's answer to -V=full to w and reports
 // whether it did; it did not when the executable has no build ID that
