@@ -14,8 +14,9 @@
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
-#                     (default: a new directory under $TMPDIR); the findings
-#                     of module NAME are in $REALCODE_DIR/NAME/findings.json
+#                     (default: a new directory under $TMPDIR, kept); the
+#                     findings of module NAME are in NAME/findings.json
+#                     (slotlint -json) and NAME/summary.txt (as printed)
 #   REALCODE_GET_TIMEOUT   seconds for one module's go get (default 240)
 #   REALCODE_LINT_TIMEOUT  seconds for one module's lint (default 300)
 #   SLOTLINT_BIN      a slotlint binary to run instead of building one from
