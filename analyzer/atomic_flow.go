@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/slotlint/slotlint/keyflow"
 )
 
 // The atomicity checks follow the results of read commands through the
@@ -217,7 +219,7 @@ func (a *atomicity) stmt(st ast.Stmt, f *atomicFlow) taint {
 	switch st := st.(type) {
 	case *ast.ExprStmt:
 		a.expr(st.X, f)
-		if noReturn(st.X) {
+		if a.noReturn(st.X) {
 			f.returned = true
 		}
 	case *ast.AssignStmt:
@@ -265,13 +267,13 @@ func (a *atomicity) stmt(st ast.Stmt, f *atomicFlow) taint {
 		cond := a.expr(st.Cond, f)
 		body := f.branch(cond)
 		a.stmts(st.Body.List, body)
-		bodyLeaves := leaves(st.Body)
+		bodyLeaves := a.leaves(st.Body)
 		elseLeaves := false
 		var els *atomicFlow
 		if st.Else != nil {
 			els = f.branch(cond)
 			a.stmt(st.Else, els)
-			elseLeaves = leaves(st.Else)
+			elseLeaves = a.leaves(st.Else)
 		}
 		switch {
 		case els == nil && !bodyLeaves:
@@ -369,7 +371,7 @@ func (a *atomicity) clauses(body *ast.BlockStmt, cond taint, f *atomicFlow) tain
 		g := f.branch(cond)
 		a.stmts(list, g)
 		walked = append(walked, g)
-		if leavesClause(list) {
+		if a.leavesClause(list) {
 			anyLeaves = true
 			continue
 		}
@@ -398,60 +400,44 @@ func clause(cc ast.Stmt) (list []ast.Stmt, isDefault bool) {
 
 // leaves reports whether a statement always leaves its block: it ends in
 // return, break, continue, goto, or a call that does not return.
-func leaves(st ast.Stmt) bool {
+func (a *atomicity) leaves(st ast.Stmt) bool {
 	switch st := st.(type) {
 	case *ast.ReturnStmt:
 		return true
 	case *ast.BranchStmt:
 		return st.Tok != token.FALLTHROUGH
 	case *ast.BlockStmt:
-		return leavesList(st.List)
+		return a.leavesList(st.List)
 	case *ast.IfStmt:
-		return st.Else != nil && leaves(st.Body) && leaves(st.Else)
+		return st.Else != nil && a.leaves(st.Body) && a.leaves(st.Else)
 	case *ast.LabeledStmt:
-		return leaves(st.Stmt)
+		return a.leaves(st.Stmt)
 	case *ast.ExprStmt:
-		return noReturn(st.X)
+		return a.noReturn(st.X)
 	}
 	return false
 }
 
-func leavesList(list []ast.Stmt) bool {
-	return len(list) > 0 && leaves(list[len(list)-1])
+func (a *atomicity) leavesList(list []ast.Stmt) bool {
+	return len(list) > 0 && a.leaves(list[len(list)-1])
 }
 
 // leavesClause is leavesList for the body of a switch or select clause,
 // where break leaves only the switch.
-func leavesClause(list []ast.Stmt) bool {
+func (a *atomicity) leavesClause(list []ast.Stmt) bool {
 	if n := len(list); n > 0 {
 		if br, ok := list[n-1].(*ast.BranchStmt); ok && br.Tok == token.BREAK && br.Label == nil {
 			return false
 		}
 	}
-	return leavesList(list)
+	return a.leavesList(list)
 }
 
-// noReturn reports whether x is a call that does not return: panic,
-// os.Exit, log.Fatal and the like, and testing's Fatal and FailNow.
-func noReturn(x ast.Expr) bool {
+// noReturn reports whether x is a call that does not return (keyflow's
+// NoReturn: panic, os.Exit, log.Fatal and the like).
+func (a *atomicity) noReturn(x ast.Expr) bool {
 	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		return fun.Name == "panic"
-	case *ast.SelectorExpr:
-		name := fun.Sel.Name
-		if id, ok := fun.X.(*ast.Ident); ok && id.Name == "os" && name == "Exit" {
-			return true
-		}
-		switch name {
-		case "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln", "FailNow", "Skip", "Skipf", "SkipNow":
-			return true
-		}
-	}
-	return false
+	return ok && keyflow.NoReturn(a.info, call)
 }
 
 // rhs returns the taints of the n values that a list of expressions gives.

@@ -248,7 +248,7 @@ func (r *retryWalk) stmt(st ast.Stmt) bool {
 	case *ast.BranchStmt:
 		return r.branch(st)
 	case *ast.ExprStmt:
-		if noReturn(st.X) {
+		if r.a.noReturn(st.X) {
 			r.exit = true
 			return false
 		}
@@ -586,17 +586,17 @@ func (a *atomicity) bounded(w *watchTx, anyError bool, undone map[*types.Var]boo
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if a.boundExpr(n.Cond, counters, false) && (hasExit(n.Body, true) || n.Else != nil && hasExit(n.Else, true)) {
+			if a.boundExpr(n.Cond, counters, false) && (a.hasExit(n.Body, true) || n.Else != nil && a.hasExit(n.Else, true)) {
 				found = true
 			}
 		case *ast.CaseClause:
 			for _, x := range n.List {
-				if a.boundExpr(x, counters, false) && hasExit(&ast.BlockStmt{List: n.Body}, true) {
+				if a.boundExpr(x, counters, false) && a.hasExit(&ast.BlockStmt{List: n.Body}, true) {
 					found = true
 				}
 			}
 		case *ast.CommClause:
-			if n.Comm != nil && a.stopsWaiting(n.Comm, w.loop) && hasExit(&ast.BlockStmt{List: n.Body}, false) {
+			if n.Comm != nil && a.stopsWaiting(n.Comm, w.loop) && a.hasExit(&ast.BlockStmt{List: n.Body}, false) {
 				found = true
 			}
 		}
@@ -716,7 +716,7 @@ func (a *atomicity) stopsWaiting(comm ast.Stmt, loop ast.Stmt) bool {
 // hasExit reports whether a statement holds a return, a break, a goto or a
 // call that does not return, outside function literals; or, with cont, a
 // continue: a retry that a bound condition allows.
-func hasExit(n ast.Node, cont bool) bool {
+func (a *atomicity) hasExit(n ast.Node, cont bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -727,7 +727,7 @@ func hasExit(n ast.Node, cont bool) bool {
 		case *ast.BranchStmt:
 			found = found || n.Tok == token.BREAK || n.Tok == token.GOTO || cont && n.Tok == token.CONTINUE
 		case *ast.ExprStmt:
-			found = found || noReturn(n.X)
+			found = found || a.noReturn(n.X)
 		}
 		return !found
 	})

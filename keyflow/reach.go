@@ -297,23 +297,31 @@ func (e *evaluator) terminating(s ast.Stmt) bool {
 	return false
 }
 
-// endsCalls are the functions that never return to their caller.
-var endsCalls = map[string]bool{
-	"os.Exit": true, "runtime.Goexit": true,
-	"log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,
-	"log.Panic": true, "log.Panicf": true, "log.Panicln": true,
-	"(*log.Logger).Fatal": true, "(*log.Logger).Fatalf": true, "(*log.Logger).Fatalln": true,
-	"(*log.Logger).Panic": true, "(*log.Logger).Panicf": true, "(*log.Logger).Panicln": true,
-	"(*testing.common).Fatal": true, "(*testing.common).Fatalf": true, "(*testing.common).FailNow": true,
-	"(*testing.common).Skip": true, "(*testing.common).Skipf": true, "(*testing.common).SkipNow": true,
-}
+func (e *evaluator) endsCall(call *ast.CallExpr) bool { return NoReturn(e.g.info, call) }
 
-func (e *evaluator) endsCall(call *ast.CallExpr) bool {
-	if isBuiltin(e.g.info, call.Fun, "panic") {
+// NoReturn reports whether a call never returns to its caller: panic,
+// os.Exit, runtime.Goexit, and the Fatal, Panic, FailNow and Skip
+// functions and methods of loggers and tests (package log's and testing's,
+// and other loggers', zap's or logrus's, which exit or panic the same way).
+func NoReturn(info *types.Info, call *ast.CallExpr) bool {
+	if isBuiltin(info, call.Fun, "panic") {
 		return true
 	}
-	fn, _ := typeutil.Callee(e.g.info, call).(*types.Func)
-	return fn != nil && endsCalls[fn.FullName()]
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return false
+	}
+	switch fn.FullName() {
+	case "os.Exit", "runtime.Goexit":
+		return true
+	}
+	return noReturnNames[fn.Name()]
+}
+
+var noReturnNames = map[string]bool{
+	"Fatal": true, "Fatalf": true, "Fatalln": true,
+	"Panic": true, "Panicf": true, "Panicln": true,
+	"FailNow": true, "Skip": true, "Skipf": true, "SkipNow": true,
 }
 
 // assigns reports whether every normal completion of s has assigned v a
