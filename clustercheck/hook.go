@@ -268,33 +268,19 @@ type CrossSlotError struct {
 	Script []luacheck.Finding
 }
 
-// crossSlotMessage is Redis Cluster's reply to keys in different slots.
-const crossSlotMessage = "CROSSSLOT Keys in request don't hash to the same slot"
-
 func (e *CrossSlotError) Error() string {
-	var b strings.Builder
+	head := crossslot.Reply
 	switch e.Kind {
 	case KindWatchInMulti:
-		b.WriteString("ERR WATCH inside MULTI is not allowed")
+		head = "ERR WATCH inside MULTI is not allowed"
 	case KindNestedMulti:
-		b.WriteString("ERR MULTI calls can not be nested")
+		head = "ERR MULTI calls can not be nested"
 	case KindPooledTransaction:
-		b.WriteString("ERR " + e.Command + " through Do on a pooled client protects nothing")
+		head = "ERR " + e.Command + " through Do on a pooled client protects nothing"
 	case KindNoScript:
-		b.WriteString("NOSCRIPT No matching script. Please use EVAL.")
-	default:
-		b.WriteString(crossSlotMessage)
+		head = "NOSCRIPT No matching script. Please use EVAL."
 	}
-	b.WriteString(" (slotlint: ")
-	b.WriteString(e.Command)
-	b.WriteString(": ")
-	b.WriteString(e.Reason)
-	if e.Fix != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Fix)
-	}
-	b.WriteString(")")
-	return b.String()
+	return crossslot.Message(head, e.Command, e.Reason, e.Fix)
 }
 
 // RedisError marks the error as a server reply for go-redis, as the

@@ -61,25 +61,14 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	var b strings.Builder
+	head := crossslot.Reply
 	switch e.Kind {
 	case KindWatchInMulti:
-		b.WriteString("ERR WATCH inside MULTI is not allowed")
+		head = "ERR WATCH inside MULTI is not allowed"
 	case KindNestedMulti:
-		b.WriteString("ERR MULTI calls can not be nested")
-	default:
-		b.WriteString("CROSSSLOT Keys in request don't hash to the same slot")
+		head = "ERR MULTI calls can not be nested"
 	}
-	b.WriteString(" (slotlint: ")
-	b.WriteString(e.Command)
-	b.WriteString(": ")
-	b.WriteString(e.Reason)
-	if e.Fix != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Fix)
-	}
-	b.WriteString(")")
-	return b.String()
+	return crossslot.Message(head, e.Command, e.Reason, e.Fix)
 }
 
 // A Checker finds the keys of commands through a rule set's commands table.

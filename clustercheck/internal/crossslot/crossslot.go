@@ -5,6 +5,8 @@
 package crossslot
 
 import (
+	"strings"
+
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/slot"
 )
@@ -36,4 +38,24 @@ func Split(keys []string) (slots []int, reason, fix string, split bool) {
 	}
 	c := keyspace.Colocate(lits...)
 	return slots, c.Reason, c.Fix, true
+}
+
+// Reply is Redis Cluster's reply to keys in different slots.
+const Reply = "CROSSSLOT Keys in request don't hash to the same slot"
+
+// Message is the text of a hook's error: the reply Redis gives (or would
+// give) head, then what slotlint found, "(slotlint: CMD: reason; fix)".
+func Message(head, command, reason, fix string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString(" (slotlint: ")
+	b.WriteString(command)
+	b.WriteString(": ")
+	b.WriteString(reason)
+	if fix != "" {
+		b.WriteString("; ")
+		b.WriteString(fix)
+	}
+	b.WriteString(")")
+	return b.String()
 }
