@@ -155,18 +155,9 @@ func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 // dropPlaceholders leaves out of each group the empty strings that stand
 // beside other values.
 func dropPlaceholders(groups []keyflow.Group) []keyflow.Group {
-	out := make([]keyflow.Group, 0, len(groups))
-	for _, g := range groups {
-		var keep keyflow.Group
-		for _, v := range g {
-			if s, ok := v.Key.Literal(); !ok || s != "" {
-				keep = append(keep, v)
-			}
-		}
-		if len(keep) == 0 {
-			keep = g
-		}
-		out = append(out, keep)
+	out := make([]keyflow.Group, len(groups))
+	for i, g := range groups {
+		out[i] = g.WithoutPlaceholders()
 	}
 	return out
 }

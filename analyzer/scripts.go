@@ -132,18 +132,15 @@ func oneKey(g keyflow.Group, keys bool) keyspace.Key {
 	if len(g) == 0 {
 		return keyspace.Unknown("", "?", false)
 	}
-	alts := make([]keyspace.Key, 0, len(g))
-	for _, v := range g {
-		if s, ok := v.Key.Literal(); keys && ok && s == "" {
-			continue
-		}
-		alts = append(alts, v.Key)
+	if keys {
+		g = g.WithoutPlaceholders()
 	}
-	switch {
-	case len(alts) == 0:
+	if len(g) == 1 {
 		return g[0].Key
-	case len(alts) == 1:
-		return alts[0]
+	}
+	alts := make([]keyspace.Key, len(g))
+	for i, v := range g {
+		alts[i] = v.Key
 	}
 	if keyspace.Colocate(alts...).Verdict == keyspace.Same {
 		return alts[0]

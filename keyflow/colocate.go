@@ -9,6 +9,24 @@ import (
 // A Group is one key argument: its possible values.
 type Group []Value
 
+// WithoutPlaceholders returns the group without the empty strings that
+// stand beside other values: code passes "" for a key it does not use (the
+// zero value of a variable some path leaves unset, a reset to "" that a
+// script tests for, a placeholder a cluster branch replaces). A group whose
+// only value is "" is returned whole: that key is really "".
+func (g Group) WithoutPlaceholders() Group {
+	var keep Group
+	for _, v := range g {
+		if s, ok := v.Key.Literal(); !ok || s != "" {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) == 0 {
+		return g
+	}
+	return keep
+}
+
 // maxCombos bounds the combinations of alternatives that Colocate tries.
 const maxCombos = 64
 
