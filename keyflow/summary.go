@@ -2,8 +2,10 @@ package keyflow
 
 import (
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -388,7 +390,17 @@ func (g *Engine) packageSlice(v *types.Var) slice {
 
 // ExportFacts exports the summaries of the package's functions and
 // variables for the packages that import it.
+//
+// A package of the standard library exports none. Its functions that keys
+// are built with (fmt.Sprintf, strings.Join, strconv's) are followed by
+// the evaluator itself (evaluator.call); the rest of what it returns is
+// error messages and String forms. Their summaries would only add weight:
+// go vet carries the facts of types' methods in the facts file of every
+// package that can reach them, and hashes those files on every run.
 func (g *Engine) ExportFacts() {
+	if g.standard() {
+		return
+	}
 	for fn, decl := range g.decls {
 		// Only exported functions can be called from other packages.
 		if decl.Body == nil || !fn.Exported() {
@@ -428,4 +440,16 @@ func (g *Engine) ExportFacts() {
 		}
 		g.facts.ExportObjectFact(v, f)
 	}
+}
+
+// standard reports whether the package is one of the standard library's:
+// its files are in $GOROOT/src.
+func (g *Engine) standard() bool {
+	root := build.Default.GOROOT
+	if root == "" || len(g.files) == 0 {
+		return false
+	}
+	name := g.fset.File(g.files[0].Pos()).Name()
+	rel, err := filepath.Rel(filepath.Join(root, "src"), name)
+	return err == nil && filepath.IsLocal(rel)
 }

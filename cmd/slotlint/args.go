@@ -118,6 +118,19 @@ func (cl *cmdline) boolValue(name string, def bool) bool {
 	return b
 }
 
+// contextLines is the value of -c, the lines of source to print around
+// each finding, or -1 when it is not given or not a number.
+func (cl *cmdline) contextLines() int {
+	if !cl.set["c"] {
+		return -1
+	}
+	n, err := strconv.Atoi(cl.values["c"])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 // setAnalyzerFlags gives the analyzer the values of its flags, as
 // singlechecker will again.
 func (cl *cmdline) setAnalyzerFlags() error {

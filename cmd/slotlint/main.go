@@ -32,6 +32,14 @@
 // 2 on bad flags. The json and sarif formats exit 0 when they have written
 // their output, findings or not, and 1 on an error.
 //
+// Under go vet, slotlint analyses the package of each run with the same
+// package's driver (driver.Vet): the dependencies' types come from the
+// compiler's export data that go vet names, and the facts file that go vet
+// hands to the importers holds facts only, where x/tools' unitchecker
+// writes every package's types there too, which the go command then hashes
+// on every run. Under go vet -fix or -diff, and when go vet gives no export
+// data, unitchecker runs instead.
+//
 // Under go vet give user rules with -rules-inline="$(cat slotlint.yaml)":
 // go vet caches its results by the flags' text, so a file named by -rules
 // could change without go vet noticing, and slotlint rejects -rules there.
@@ -106,8 +114,39 @@ func main() {
 		if cl.standalone() {
 			os.Exit(runStandalone(cl))
 		}
+		if cl.vet {
+			if cfg := cl.vetConfig(); cfg != nil {
+				os.Exit(driver.Vet(cfg, analyzer.Analyzer, driver.VetOptions{
+					JSON:         cl.format == "json" || cl.boolValue("json", false),
+					ContextLines: cl.contextLines(),
+				}))
+			}
+		}
 	}
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// vetDriver, when set to "unitchecker" at link time (-ldflags
+// "-X main.vetDriver=unitchecker"), leaves every package under go vet to
+// x/tools' unitchecker: the tests compare the two drivers' output.
+var vetDriver string
+
+// vetConfig returns go vet's description of the package when slotlint's
+// own go vet driver (driver.Vet) analyses it, or nil when x/tools'
+// unitchecker does: with -fix or -diff, which it implements, and when go
+// vet gave no compiler export data (driver.VetConfig.HasExportData). The
+// choice is the same for every package of a go vet run, which share their
+// flags and their go command, so that every facts file is read by the
+// driver that wrote it, or by Vet, which reads unitchecker's files too.
+func (cl *cmdline) vetConfig() *driver.VetConfig {
+	if vetDriver == "unitchecker" || cl.set["fix"] || cl.set["diff"] {
+		return nil
+	}
+	cfg, err := driver.ReadVetConfig(cl.args[0])
+	if err != nil || !cfg.HasExportData() {
+		return nil // unitchecker says what is wrong with the file
+	}
+	return cfg
 }
 
 // keysHint names the keys subcommand above singlechecker's usage.
@@ -162,15 +201,11 @@ func runStandalone(cl *cmdline) int {
 			}
 		}()
 	}
-	contextLines := -1
-	if cl.set["c"] {
-		n, err := strconv.Atoi(cl.values["c"])
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "slotlint: -c=%s: not a number of lines\n", cl.values["c"])
-			return 2
-		}
-		contextLines = n
+	if _, err := strconv.Atoi(cl.values["c"]); cl.set["c"] && err != nil {
+		fmt.Fprintf(os.Stderr, "slotlint: -c=%s: not a number of lines\n", cl.values["c"])
+		return 2
 	}
+	contextLines := cl.contextLines()
 	res, err := runDriver(cl)
 	if err != nil {
 		printError(err)

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/driver"
 )
 
 func analyzerFlag(name string) *flag.Flag { return analyzer.Analyzer.Flags.Lookup(name) }
@@ -85,5 +89,134 @@ func TestGoVetCache(t *testing.T) {
 	r = vet("-rules-inline=version: 1\nchecks:\n  no-such-check: off\n")
 	if r.code == 0 || !strings.Contains(r.stderr, `rules-inline:3:3: unknown check "no-such-check"`) {
 		t.Fatalf("go vet with a bad -rules-inline: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestVetDriver: under go vet slotlint analyses each package with its own
+// driver (driver.Vet), which takes the dependencies' types from the
+// compiler's export data and writes facts files without types. Its output
+// is that of x/tools' unitchecker, which it replaces: on the analysistest
+// packages of every client, whose helpers, wrappers and struct fields reach
+// their callers in other packages as facts, in go vet's text and -json
+// forms, and on a package that does not type-check.
+func TestVetDriver(t *testing.T) {
+	bin := slotlintBin(t)
+	ref := buildSlotlint(t, "slotlint-unitchecker", "-ldflags=-X main.vetDriver=unitchecker")
+	t.Parallel()
+	broken := newModule(t, map[string]string{
+		"ok/ok.go":       badGo,
+		"broken/b.go":    "package broken\n\nimport \"example.com/app/ok\"\n\nvar _ int = ok.Missing\n",
+		"syntax/s.go":    "package syntax\n\nfunc f() {\n",
+		"clean/clean.go": "package clean\n\nfunc F() string { return \"user:{1}\" }\n",
+	})
+	cases := []struct {
+		name, dir string
+		flags     []string
+		findings  int // at least this many lines of output
+	}{
+		{"analyzer testdata", filepath.Join(repoRootDir(t), "analyzer", "testdata"), nil, 300},
+		{"analyzer testdata -json", filepath.Join(repoRootDir(t), "analyzer", "testdata"), []string{"-json"}, 300},
+		{"errors", broken, nil, 3},
+		{"errors -json", broken, []string{"-json"}, 3},
+	}
+	for _, c := range cases {
+		vet := func(tool string) result {
+			return run(t, c.dir, offline, "go", append(append([]string{"vet", "-vettool=" + tool}, c.flags...), "./...")...)
+		}
+		got, want := vet(bin), vet(ref)
+		if got.code != want.code {
+			t.Errorf("%s: exit %d, unitchecker's %d", c.name, got.code, want.code)
+		}
+		// go vet prints each package's output as it finishes.
+		for _, out := range []struct{ name, got, want string }{{"stdout", got.stdout, want.stdout}, {"stderr", got.stderr, want.stderr}} {
+			g, w := sortedLines(out.got), sortedLines(out.want)
+			if !slices.Equal(g, w) {
+				t.Errorf("%s: %s differs from unitchecker's:\n%s", c.name, out.name, lineDiff(g, w))
+			}
+		}
+		if n := len(sortedLines(got.stdout + got.stderr)); n < c.findings {
+			t.Errorf("%s: %d lines of output, want %d at least:\nstdout:\n%s\nstderr:\n%s", c.name, n, c.findings, got.stdout, got.stderr)
+		}
+	}
+}
+
+// sortedLines returns the lines of s that are not empty, sorted.
+func sortedLines(s string) []string {
+	lines := slices.DeleteFunc(strings.Split(s, "\n"), func(l string) bool { return strings.TrimSpace(l) == "" })
+	slices.Sort(lines)
+	return lines
+}
+
+// lineDiff lists the lines that only one of two sorted lists has.
+func lineDiff(got, want []string) string {
+	var b strings.Builder
+	i, j := 0, 0
+	for i < len(got) || j < len(want) {
+		switch {
+		case j == len(want) || i < len(got) && got[i] < want[j]:
+			fmt.Fprintf(&b, "+ %s\n", got[i])
+			i++
+		case i == len(got) || want[j] < got[i]:
+			fmt.Fprintf(&b, "- %s\n", want[j])
+			j++
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return b.String()
+}
+
+// TestVetFactsFiles: the facts files that slotlint writes under go vet hold
+// facts and no types (driver.Vet), but for the packages that import
+// nothing, which x/tools' unitchecker analyses (driver.VetConfig.
+// HasExportData); the key helpers of the demo reach their importers.
+func TestVetFactsFiles(t *testing.T) {
+	bin := slotlintBin(t)
+	t.Parallel()
+	// A rules text of its own, so that go vet runs slotlint on every
+	// package again, and the go command's work directory, which keeps
+	// each package's vet.cfg and vet.out.
+	nonce := fmt.Sprintf("version: 1 # %s %d", t.Name(), time.Now().UnixNano())
+	r := run(t, repoRootDir(t), nil, "go", "vet", "-work", "-vettool="+bin, "-rules-inline="+nonce, "./testdata/demo/...")
+	m := regexp.MustCompile(`(?m)^WORK=(.*)$`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("go vet -work printed no WORK=; exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	defer os.RemoveAll(m[1])
+	cfgs, _ := filepath.Glob(filepath.Join(m[1], "*", "vet.cfg"))
+	var ours, leaves, withFacts int
+	for _, file := range cfgs {
+		cfg, err := driver.ReadVetConfig(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "vet.out"))
+		if err != nil {
+			t.Fatalf("%s: %v", cfg.ID, err)
+		}
+		var typesLen, factsLen uint32
+		if len(data) >= 12 {
+			typesLen, factsLen = binary.LittleEndian.Uint32(data[4:8]), binary.LittleEndian.Uint32(data[8:12])
+		}
+		if !cfg.HasExportData() {
+			leaves++
+			if typesLen == 0 {
+				t.Errorf("%s: unitchecker's facts file has no types", cfg.ID)
+			}
+			continue
+		}
+		ours++
+		if len(data) > 0 && (len(data) < 12 || string(data[:4]) != "vetx") {
+			t.Errorf("%s: facts file of %d bytes does not start with vetx", cfg.ID, len(data))
+		}
+		if typesLen != 0 {
+			t.Errorf("%s: facts file with %d bytes of types", cfg.ID, typesLen)
+		}
+		if strings.HasPrefix(cfg.ImportPath, "github.com/slotlint/slotlint/testdata/demo/keys") && factsLen > 0 {
+			withFacts++
+		}
+	}
+	if ours < 100 || leaves == 0 || withFacts == 0 {
+		t.Errorf("facts files of %d packages by slotlint's driver (want 100 or more), %d by unitchecker (want some), %d of the demo's keys package with facts (want 1)", ours, leaves, withFacts)
 	}
 }

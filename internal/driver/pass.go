@@ -185,46 +185,26 @@ func (d *run) analysePackage(n *node) (*entry, error) {
 	if lp.Module != nil {
 		module = &analysis.Module{Path: lp.Module.Path, Version: lp.Module.Version, GoVersion: lp.Module.GoVersion}
 	}
-	results := map[*analysis.Analyzer]any{}
 	own := map[*analysis.Analyzer]*factSet{}
-	var diags []analysis.Diagnostic
-	for _, a := range d.analyzers {
-		facts := newFactSet()
-		own[a] = facts
-		resultOf := map[*analysis.Analyzer]any{}
-		for _, req := range a.Requires {
-			resultOf[req] = results[req]
-		}
-		pass := &analysis.Pass{
-			Analyzer:     a,
-			Fset:         d.fset,
-			Files:        files,
-			OtherFiles:   lp.OtherFiles,
-			IgnoredFiles: lp.IgnoredGoFiles,
-			Pkg:          tpkg,
-			TypesInfo:    info,
-			TypesSizes:   sizes,
-			Module:       module,
-			ResultOf:     resultOf,
-			ReadFile:     readFileFunc(lp),
-		}
-		if a == d.cfg.Analyzer {
-			pass.Report = func(diag analysis.Diagnostic) { diags = append(diags, diag) }
-		} else {
-			pass.Report = func(analysis.Diagnostic) {}
-		}
-		d.factFuncs(pass, n, tpkg, facts)
-		result, err := a.Run(pass)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a.Name, err)
-		}
-		if got, want := reflect.TypeOf(result), a.ResultType; got != want && result != nil {
-			return nil, fmt.Errorf("%s returned a %v, not a %v", a.Name, got, want)
-		}
-		results[a] = result
+	base := analysis.Pass{
+		Fset:         d.fset,
+		Files:        files,
+		OtherFiles:   lp.OtherFiles,
+		IgnoredFiles: lp.IgnoredGoFiles,
+		Pkg:          tpkg,
+		TypesInfo:    info,
+		TypesSizes:   sizes,
+		Module:       module,
+		ReadFile:     readFileFunc(lp),
+	}
+	diags, err := runAnalyzers(d.analyzers, base, func(pass *analysis.Pass) {
+		own[pass.Analyzer] = newFactSet()
+		d.factFuncs(pass, n, tpkg, own[pass.Analyzer])
+	})
+	if err != nil {
+		return nil, err
 	}
 	e := &entry{}
-	var err error
 	if e.Facts, err = encodeFacts(d.analyzers, tpkg, own); err != nil {
 		return nil, err
 	}
@@ -237,6 +217,47 @@ func (d *run) analysePackage(n *node) (*entry, error) {
 		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
 	})
 	return e, nil
+}
+
+// An analyzerError is the error of one analyzer of a package.
+type analyzerError struct {
+	analyzer *analysis.Analyzer
+	err      error
+}
+
+func (e *analyzerError) Error() string { return e.analyzer.Name + ": " + e.err.Error() }
+
+// runAnalyzers runs analyzers, each after those it requires, on the package
+// of base, a pass with all but its analyzer, results, report and fact
+// functions; facts gives each pass its fact functions. It returns the
+// diagnostics of the last analyzer, in the order it reported them, or the
+// error of the first analyzer that failed.
+func runAnalyzers(analyzers []*analysis.Analyzer, base analysis.Pass, facts func(*analysis.Pass)) ([]analysis.Diagnostic, error) {
+	results := map[*analysis.Analyzer]any{}
+	var diags []analysis.Diagnostic
+	for i, a := range analyzers {
+		pass := base
+		pass.Analyzer = a
+		pass.ResultOf = map[*analysis.Analyzer]any{}
+		for _, req := range a.Requires {
+			pass.ResultOf[req] = results[req]
+		}
+		if i == len(analyzers)-1 {
+			pass.Report = func(diag analysis.Diagnostic) { diags = append(diags, diag) }
+		} else {
+			pass.Report = func(analysis.Diagnostic) {}
+		}
+		facts(&pass)
+		result, err := a.Run(&pass)
+		if err != nil {
+			return nil, &analyzerError{a, err}
+		}
+		if got, want := reflect.TypeOf(result), a.ResultType; got != want && result != nil {
+			return nil, &analyzerError{a, fmt.Errorf("returned a %v, not a %v", got, want)}
+		}
+		results[a] = result
+	}
+	return diags, nil
 }
 
 // firstError is the first of errs, with how many follow.
