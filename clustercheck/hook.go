@@ -35,7 +35,12 @@ import (
 //     refuses, or that writes while run with EVAL_RO or EVALSHA_RO
 //     (package luacheck);
 //   - a WATCH queued inside MULTI (KindWatchInMulti), and a MULTI queued
-//     inside MULTI (KindNestedMulti), which Redis refuses;
+//     inside MULTI (KindNestedMulti), which Redis refuses, whether queued in
+//     a TxPipeline or TxPipelined or sent with Do on a connection already
+//     in MULTI (a Conn, or Watch's Tx);
+//   - an EXEC queued inside a TxPipeline or TxPipelined (KindExecInMulti),
+//     which ends the transaction early: the commands queued after it run
+//     outside any transaction;
 //   - a raw WATCH, MULTI or EXEC sent with Do on a pooled client
 //     (*redis.Client, *redis.ClusterClient, *redis.Ring), where each call
 //     may take another connection (KindPooledTransaction); the same on a
@@ -240,8 +245,15 @@ const (
 	// inside MULTI.
 	KindPooledTransaction = "pooled-transaction"
 	// KindNestedMulti is a MULTI queued inside MULTI (a TxPipeline or
-	// TxPipelined), which Redis refuses: "MULTI calls can not be nested".
+	// TxPipelined), or sent with Do on a connection already in MULTI (a
+	// Conn, or Watch's Tx), which Redis refuses: "MULTI calls can not be
+	// nested".
 	KindNestedMulti = "nested-multi"
+	// KindExecInMulti is an EXEC queued inside a TxPipeline or TxPipelined,
+	// which send EXEC themselves: Redis runs the commands queued before it
+	// as the transaction, those after it outside any transaction, and
+	// answers the last EXEC "ERR EXEC without MULTI".
+	KindExecInMulti = "exec-in-multi"
 	// KindNoScript is an EVALSHA of a script whose source the hook has not
 	// seen: it cannot check the script's keys (see Hook).
 	KindNoScript = "noscript"
@@ -252,7 +264,7 @@ const (
 type CrossSlotError struct {
 	// Kind is one of the Kind constants: KindCommand, KindTransaction,
 	// KindWatch, KindScript, KindWatchInMulti, KindNestedMulti,
-	// KindPooledTransaction, KindNoScript.
+	// KindExecInMulti, KindPooledTransaction, KindNoScript.
 	Kind string
 	// Command names what was sent: "RENAME", "MULTI/EXEC", "WATCH",
 	// "EVALSHA".
@@ -275,6 +287,8 @@ func (e *CrossSlotError) Error() string {
 		head = "ERR WATCH inside MULTI is not allowed"
 	case KindNestedMulti:
 		head = "ERR MULTI calls can not be nested"
+	case KindExecInMulti:
+		head = "ERR EXEC without MULTI"
 	case KindPooledTransaction:
 		head = "ERR " + e.Command + " through Do on a pooled client protects nothing"
 	case KindNoScript:
@@ -436,9 +450,15 @@ type chain struct {
 	h       *Hook
 	process redis.ProcessHook // the next process hook, to fetch COMMAND
 
-	mu       sync.Mutex
-	watched  []string // keys under WATCH, nil when none
-	unlinked bool     // the chain's build was mixed up: it keeps no WATCH state
+	mu      sync.Mutex
+	watched []string // keys under WATCH, nil when none
+	// multi: a MULTI sent with Do on the chain's connection (a Conn, or
+	// Watch's Tx) has not been ended by EXEC, DISCARD or RESET. It is never
+	// set on a pooled client's chain, nor by a pipeline, whose connection
+	// the hook cannot follow: it may miss a nested MULTI, never report a
+	// false one.
+	multi    bool
+	unlinked bool // the chain's build was mixed up: it keeps no WATCH or MULTI state
 }
 
 func (ch *chain) watchedKeys() []string {
@@ -463,9 +483,23 @@ func (ch *chain) addWatched(keys []string) {
 	ch.mu.Unlock()
 }
 
+func (ch *chain) inMulti() bool {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.multi
+}
+
+func (ch *chain) setMulti(on bool) {
+	ch.mu.Lock()
+	if !ch.unlinked {
+		ch.multi = on
+	}
+	ch.mu.Unlock()
+}
+
 func (ch *chain) unlink() {
 	ch.mu.Lock()
-	ch.unlinked, ch.watched = true, nil
+	ch.unlinked, ch.watched, ch.multi = true, nil, false
 	ch.mu.Unlock()
 }
 
@@ -482,22 +516,36 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 	if info != nil && info.atMostOneKey && watched == nil && !special[name] {
 		return next(ctx, cmd) // the fast path: GET, SET, HELLO, ...
 	}
-	if (info == nil || len(info.Keys) > 0) && h.table.needFetch() {
+	multi := ch.inMulti()
+	// COMMAND, sent on a connection in MULTI, would be queued, and its
+	// reply misread: the key specs are fetched outside MULTI.
+	if (info == nil || len(info.Keys) > 0) && !multi && h.table.needFetch() {
 		h.table.fetch(ctx, next)
 		info = h.table.lookup(name, args)
 	}
 	pooled := false
-	if _, raw := cmd.(*redis.Cmd); raw && txCommand[name] {
+	if _, raw := cmd.(*redis.Cmd); txCommand[name] && (raw || name == "multi") {
 		// A command sent with Do (go-redis's own WATCH, in Tx.Watch, is a
-		// StatusCmd): was it sent on a pooled client?
+		// StatusCmd): was it sent on a pooled client? A MULTI sent
+		// otherwise is looked at too, so that a pooled client's chain is
+		// never taken as in MULTI.
 		if client, ok := pooledCaller(); ok {
 			pooled = true
-			e := pooledTx(name, args, client)
-			if h.mode == modeReturnError {
-				return e
+			if raw {
+				e := pooledTx(name, args, client)
+				if h.mode == modeReturnError {
+					return e
+				}
+				h.record(e)
 			}
-			h.record(e)
 		}
+	}
+	if !pooled && (name == "multi" || name == "watch") && multi {
+		e := inMulti(name, args)
+		if h.mode == modeReturnError {
+			return e // unsent: the connection stays in its MULTI
+		}
+		h.record(e)
 	}
 	e := ch.check(name, args, info, watched)
 	if e != nil {
@@ -513,11 +561,36 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 	}
 	err := next(ctx, cmd)
 	if !pooled {
-		// A pooled client's chain serves every goroutine: its WATCH state
-		// would be no one's.
+		// A pooled client's chain serves every goroutine: its WATCH and
+		// MULTI state would be no one's.
 		ch.after(name, args, cmd.Err())
+		if name == "multi" && cmd.Err() == nil {
+			ch.setMulti(true)
+		}
 	}
 	return err
+}
+
+// inMulti describes a MULTI or WATCH sent with Do on a connection already
+// in MULTI.
+func inMulti(name string, args []any) *CrossSlotError {
+	if name == "multi" {
+		return &CrossSlotError{
+			Kind: KindNestedMulti, Command: "MULTI",
+			Reason: "MULTI sent on a connection already in MULTI (a Conn, or Watch's Tx): Redis refuses it (\"MULTI calls can not be nested\") and keeps queueing the commands that follow in the first MULTI",
+			Fix:    "send MULTI once before its EXEC, or let TxPipelined send MULTI/EXEC",
+		}
+	}
+	keys := stringArgs(args[1:])
+	e := &CrossSlotError{
+		Kind: KindWatchInMulti, Command: "WATCH", Keys: keys,
+		Reason: fmt.Sprintf("WATCH %s sent on a connection in MULTI (a Conn, or Watch's Tx): Redis refuses WATCH inside MULTI, and the keys are not watched", quoteList(keys)),
+		Fix:    "watch the keys before MULTI: Watch(ctx, fn, keys...) with TxPipelined inside fn",
+	}
+	for _, k := range keys {
+		e.Slots = append(e.Slots, slot.Of(k))
+	}
+	return e
 }
 
 // txCommand names the commands of a transaction that make no sense on a
@@ -600,8 +673,11 @@ func (ch *chain) after(name string, args []any, err error) {
 		if err == nil {
 			ch.addWatched(stringArgs(args[1:]))
 		}
-	case "unwatch", "exec", "discard", "reset":
+	case "unwatch":
 		ch.setWatched(nil)
+	case "exec", "discard", "reset":
+		ch.setWatched(nil)
+		ch.setMulti(false)
 	}
 }
 
@@ -686,13 +762,30 @@ func colocation(kind, command string, keys []string) *CrossSlotError {
 func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next redis.ProcessPipelineHook) error {
 	h := ch.h
 	tx := len(cmds) >= 2 && cmdName(cmds[0]) == "multi" && cmdName(cmds[len(cmds)-1]) == "exec"
+	if tx {
+		if _, raw := cmds[0].(*redis.Cmd); raw && endsInside(cmds) {
+			// MULTI and EXEC sent with Do in a plain pipeline, more than
+			// one transaction (TxPipeline's own MULTI is a
+			// *redis.StatusCmd): the commands are checked one by one.
+			tx = false
+		}
+	}
 	watched := ch.watchedKeys()
+	multi := ch.inMulti() // no COMMAND then: see processCmd
 	var (
 		bad      []*CrossSlotError // per command, nil when fine
 		anyBad   bool
 		txKeys   []string
 		txOrigin []string // the command of each of txKeys
 	)
+	if tx && multi {
+		bad, anyBad = make([]*CrossSlotError, len(cmds)), true
+		bad[0] = &CrossSlotError{
+			Kind: KindNestedMulti, Command: "MULTI",
+			Reason: "a transaction (TxPipeline, TxPipelined) sent on a connection already in MULTI (a Conn, or Watch's Tx): Redis refuses its MULTI (\"MULTI calls can not be nested\") and queues its commands in the open MULTI",
+			Fix:    "end the open MULTI with EXEC or DISCARD first, or drop the MULTI sent with Do",
+		}
+	}
 	for i, cmd := range cmds {
 		args := cmd.Args()
 		if len(args) == 0 {
@@ -706,7 +799,7 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 		if info != nil && info.atMostOneKey && watched == nil && !tx && !special[name] {
 			continue
 		}
-		if (info == nil || len(info.Keys) > 0) && ch.process != nil && h.table.needFetch() {
+		if (info == nil || len(info.Keys) > 0) && ch.process != nil && !multi && h.table.needFetch() {
 			h.table.fetch(ctx, ch.process)
 			info = h.table.lookup(name, args)
 		}
@@ -741,6 +834,17 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 				Kind: KindNestedMulti, Command: "MULTI",
 				Reason: "MULTI queued in a transaction (TxPipeline, TxPipelined), which already starts with MULTI: Redis refuses it (\"MULTI calls can not be nested\") and still runs the transaction's other commands at EXEC",
 				Fix:    "drop the MULTI: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
+			}, true
+			continue
+		}
+		if tx && name == "exec" {
+			if bad == nil {
+				bad = make([]*CrossSlotError, len(cmds))
+			}
+			bad[i], anyBad = &CrossSlotError{
+				Kind: KindExecInMulti, Command: "EXEC",
+				Reason: "EXEC queued in a transaction (TxPipeline, TxPipelined), which ends with EXEC: Redis runs the commands queued before it as the transaction and the ones after it outside any transaction, then answers the last EXEC \"ERR EXEC without MULTI\"",
+				Fix:    "drop the EXEC: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
 			}, true
 			continue
 		}
@@ -844,10 +948,22 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 	return nil
 }
 
+// endsInside reports whether an EXEC or DISCARD comes between the first
+// and the last of cmds.
+func endsInside(cmds []redis.Cmder) bool {
+	for _, cmd := range cmds[1 : len(cmds)-1] {
+		if name := cmdName(cmd); name == "exec" || name == "discard" {
+			return true
+		}
+	}
+	return false
+}
+
 // afterPipeline updates the WATCH state after a pipeline ran.
 func (ch *chain) afterPipeline(cmds []redis.Cmder, tx bool) {
 	if tx {
 		ch.setWatched(nil)
+		ch.setMulti(false)
 		return
 	}
 	for _, cmd := range cmds {
