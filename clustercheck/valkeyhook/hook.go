@@ -17,8 +17,9 @@
 // itself with NOSCRIPT, unsent, as a server whose script cache is empty
 // would: valkey-go's Lua.Exec then sends the script with EVAL, which the
 // wrapper checks. So a test suite cannot pass because the server already
-// had the script cached. PassUnseenScripts sends such an EVALSHA unchecked
-// instead.
+// had the script cached. DoStream and DoMultiStream answer it with a
+// stream whose error is NOSCRIPT. PassUnseenScripts sends such an EVALSHA
+// unchecked instead.
 //
 //	client, err := valkey.NewClient(opt)
 //	client = valkeyhook.Wrap(client, valkeyhook.FailTest(t))
@@ -264,20 +265,33 @@ func (c *client) DoMultiCache(ctx context.Context, multi ...valkey.CacheableTTL)
 	return c.Client.DoMultiCache(ctx, multi...)
 }
 
-// DoStream checks the command; an EVALSHA of an unseen script is sent, as
-// a stream has no reply of its own to answer it with.
+// DoStream checks the command. An EVALSHA of an unseen script gets,
+// unsent, a stream whose error is NOSCRIPT: valkey-go makes a stream only
+// from a connection or from an error (NewErrorResultStream), so its
+// WriteTo and Error both return the NOSCRIPT error, where a server's
+// stream would give it to WriteTo and end with io.EOF.
 func (c *client) DoStream(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResultStream {
-	if e := c.ck.rc.Command(cmd.Commands()); c.ck.fault(e) {
+	argv := cmd.Commands()
+	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResultStream(e)
+	}
+	if c.ck.unseen(argv) {
+		return valkey.NewErrorResultStream(noScript(argv).Error())
 	}
 	return c.Client.DoStream(ctx, cmd)
 }
 
-// DoMultiStream checks the commands as DoMulti does; an EVALSHA of an
-// unseen script is sent, as with DoStream.
+// DoMultiStream checks the commands as DoMulti does. When one is an
+// EVALSHA of an unseen script, none is sent, and the stream's error is
+// NOSCRIPT: a stream made from an error has no replies for the other
+// commands.
 func (c *client) DoMultiStream(ctx context.Context, multi ...valkey.Completed) valkey.MultiValkeyResultStream {
-	if _, e := c.ck.rc.Batch(commands(multi)); c.ck.fault(e) {
+	argvs := commands(multi)
+	if _, e := c.ck.rc.Batch(argvs); c.ck.fault(e) {
 		return valkey.NewErrorResultStream(e)
+	}
+	if i := c.ck.unseenOf(argvs); i >= 0 {
+		return valkey.NewErrorResultStream(noScript(argvs[i]).Error())
 	}
 	return c.Client.DoMultiStream(ctx, multi...)
 }

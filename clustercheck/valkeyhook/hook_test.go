@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -376,4 +377,115 @@ func TestLuaExecForms(t *testing.T) {
 func sha1Hex(src string) string {
 	sum := sha1.Sum([]byte(src))
 	return hex.EncodeToString(sum[:])
+}
+
+// TestLuaStream runs scripts with DoStream and DoMultiStream on a real
+// Redis Cluster through the wrapper. Their EVALSHA of a script the
+// wrapper has not seen gets a stream whose error is NOSCRIPT, unsent, as
+// from a server whose script cache is empty, though the nodes have the
+// script; the EVAL with the source that a caller sends next is checked.
+func TestLuaStream(t *testing.T) {
+	ctx := context.Background()
+	raw := clusterClient(t)
+	incr := `return redis.call('INCR', KEYS[1])`
+	loadEverywhere(t, ctx, raw, rateLimitBad)
+	loadEverywhere(t, ctx, raw, incr)
+	for _, keys := range [][]string{{"{rl:s}:n"}, {"{rl:m}:a", "{rl:m}:n"}} {
+		if err := raw.Do(ctx, raw.B().Del().Key(keys...).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := valkeyhook.Wrap(raw)
+	evalsha := func(c valkey.Client, src, key string) valkey.Completed {
+		return c.B().Evalsha().Sha1(sha1Hex(src)).Numkeys(1).Key(key).Arg("10").Build()
+	}
+	eval := func(c valkey.Client, src, key string) valkey.Completed {
+		return c.B().Eval().Script(src).Numkeys(1).Key(key).Arg("10").Build()
+	}
+	// stream reads one reply of s.
+	stream := func(s *valkey.ValkeyResultStream) (string, error) {
+		var b strings.Builder
+		_, err := s.WriteTo(&b)
+		return b.String(), err
+	}
+	// once sends cmd with DoStream and reads its reply.
+	once := func(c valkey.Client, cmd valkey.Completed) (string, error) {
+		s := c.DoStream(ctx, cmd)
+		return stream(&s)
+	}
+	exists := func(key string) bool {
+		t.Helper()
+		n, err := raw.Do(ctx, raw.B().Exists().Key(key).Build()).AsInt64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+
+	// A server's own NOSCRIPT in a stream: WriteTo returns it, and the
+	// stream ends with io.EOF.
+	st := raw.DoStream(ctx, evalsha(raw, "return 'never loaded'", "{rl:s}:n"))
+	if _, err := stream(&st); !isNoScript(err) || st.Error() != io.EOF {
+		t.Fatalf("the server's NOSCRIPT in a stream: %v, then %v", err, st.Error())
+	}
+
+	// Unseen: NOSCRIPT, unsent (the script would have made its key); the
+	// EVAL that follows runs, and then the EVALSHA runs too.
+	st = c.DoStream(ctx, evalsha(c, incr, "{rl:s}:n"))
+	if _, err := stream(&st); !isNoScript(err) || !isNoScript(st.Error()) {
+		t.Fatalf("DoStream, EVALSHA of an unseen script: %v, %v", err, st.Error())
+	}
+	if exists("{rl:s}:n") {
+		t.Fatal("the unseen script was sent")
+	}
+	if v, err := once(c, eval(c, incr, "{rl:s}:n")); err != nil || v != "1" {
+		t.Fatalf("DoStream, EVAL: %q, %v", v, err)
+	}
+	if v, err := once(c, evalsha(c, incr, "{rl:s}:n")); err != nil || v != "2" {
+		t.Fatalf("DoStream, EVALSHA once seen: %q, %v", v, err)
+	}
+	// A script with an undeclared key: NOSCRIPT, then its EVAL is
+	// refused, and so is its EVALSHA once seen.
+	if _, err := once(c, evalsha(c, rateLimitBad, "rl:s:1")); !isNoScript(err) {
+		t.Fatalf("DoStream, EVALSHA of an unseen script: %v", err)
+	}
+	st = c.DoStream(ctx, eval(c, rateLimitBad, "rl:s:1"))
+	scriptFault(t, st.Error(), "EVAL:", "not declared in KEYS")
+	st = c.DoStream(ctx, evalsha(c, rateLimitBad, "rl:s:1"))
+	scriptFault(t, st.Error(), "EVALSHA:", "not declared in KEYS")
+
+	// DoMultiStream with an unseen script: none of its commands is sent.
+	c2 := valkeyhook.Wrap(raw)
+	multi := func() valkey.MultiValkeyResultStream {
+		return c2.DoMultiStream(ctx, c2.B().Set().Key("{rl:m}:a").Value("1").Build(), evalsha(c2, incr, "{rl:m}:n"))
+	}
+	ms := multi()
+	if ms.HasNext() || !isNoScript(ms.Error()) {
+		t.Fatalf("DoMultiStream with an unseen script: %v", ms.Error())
+	}
+	if exists("{rl:m}:a") || exists("{rl:m}:n") {
+		t.Fatal("DoMultiStream with an unseen script sent commands")
+	}
+	// Once the wrapper has seen the script, the same DoMultiStream runs.
+	if err := c2.Do(ctx, eval(c2, incr, "{rl:m}:n")).Error(); err != nil {
+		t.Fatal(err)
+	}
+	ms = multi()
+	var got []string
+	for ms.HasNext() {
+		v, err := stream(&ms)
+		if err != nil {
+			t.Fatalf("DoMultiStream, seen script: %v", err)
+		}
+		got = append(got, v)
+	}
+	if strings.Join(got, " ") != "OK 2" {
+		t.Fatalf("DoMultiStream, seen script: %q", got)
+	}
+
+	// PassUnseenScripts sends the EVALSHA, unchecked.
+	pass := valkeyhook.Wrap(raw, valkeyhook.PassUnseenScripts())
+	if v, err := once(pass, evalsha(pass, incr, "{rl:m}:n")); err != nil || v != "3" {
+		t.Fatalf("PassUnseenScripts, DoStream: %q, %v", v, err)
+	}
 }
