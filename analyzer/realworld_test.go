@@ -29,6 +29,9 @@ import (
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that
 //	               returns, "" placeholders, keys that are only an unknown
+//	  keysargs     a script's KEYS and ARGV returned by a helper with an
+//	               error (keys, args, err), key helpers with a fast path
+//	               off a cluster
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -74,6 +74,10 @@ type def struct {
 	// rng is the slice, array or map that a range statement's value
 	// variable takes its values from.
 	rng ast.Expr
+	// from is the call whose result number res, not the first, the
+	// variable is set to (rhs nil): args in keys, args, err := f().
+	from *ast.CallExpr
+	res  int
 }
 
 type appendDef struct {
@@ -166,11 +170,14 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 					continue
 				}
 				var rhs ast.Expr
+				var from *ast.CallExpr
 				switch {
 				case len(n.Lhs) == len(n.Rhs):
 					rhs = n.Rhs[i]
 				case len(n.Rhs) == 1 && i == 0:
 					rhs = n.Rhs[0] // k, err := f(): the first result
+				case len(n.Rhs) == 1:
+					from, _ = ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
 				}
 				if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
 					if n.Tok != token.ADD_ASSIGN {
@@ -185,7 +192,7 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 						continue
 					}
 				}
-				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop})
+				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop, from: from, res: i})
 			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
@@ -820,6 +827,7 @@ func (e *evaluator) slice(x ast.Expr) slice {
 		if isBuiltin(info, x.Fun, "make") {
 			return slice{}
 		}
+		return e.resultSlice(x, 0)
 	case *ast.Ident:
 		if x.Name == "nil" {
 			return slice{}
@@ -835,12 +843,17 @@ func (e *evaluator) slice(x ast.Expr) slice {
 			return e.g.packageSlice(v)
 		}
 		defs := e.reaching(v, e.defs[v], x.Pos())
-		if len(defs) != 1 || defs[0].rhs == nil {
+		if len(defs) != 1 || defs[0].rhs == nil && defs[0].from == nil {
 			return slice{open: true}
 		}
 		e.busy[v] = true
 		defer delete(e.busy, v)
-		s := e.slice(defs[0].rhs)
+		var s slice
+		if d := defs[0]; d.from != nil {
+			s = e.resultSlice(d.from, d.res)
+		} else {
+			s = e.slice(d.rhs)
+		}
 		s.elems = append([]elem(nil), s.elems...)
 		for _, a := range e.reachingAppends(v, e.appends[v], x.Pos()) {
 			e.appendTo(&s, a.call, a.inLoop && e.loopAround(v, a.call.Pos()))
@@ -848,6 +861,42 @@ func (e *evaluator) slice(x ast.Expr) slice {
 		return s
 	}
 	return slice{open: true}
+}
+
+// resultSlice is result i of a call of one of the package's functions
+// that returns a []string there (Func.slices), with the call's arguments
+// in place of the parameters its keys are built from: the KEYS and ARGV
+// that a helper builds for a script and returns with an error. Anything
+// else is open.
+func (e *evaluator) resultSlice(call *ast.CallExpr, i int) slice {
+	g := e.g
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil {
+		return slice{open: true}
+	}
+	decl := g.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return slice{open: true}
+	}
+	s := g.summarize(decl)
+	if s.busy || i >= len(s.slices) || s.slices[i] == nil {
+		return slice{open: true}
+	}
+	sum := s.slices[i]
+	out := slice{open: sum.open}
+	for _, el := range sum.elems {
+		var alts []Value
+		for _, a := range el.alts {
+			for _, k := range g.substitute(e, call, a.Key) {
+				alts = append(alts, Value{k, a.Pos})
+			}
+		}
+		if len(alts) == 0 || len(alts) > maxAlts {
+			alts = []Value{e.opaque(call)}
+		}
+		out.elems = append(out.elems, elem{alts: alts, many: el.many})
+	}
+	return out
 }
 
 // appendTo adds what append(v, ...) adds to s.

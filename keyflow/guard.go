@@ -32,15 +32,42 @@ import (
 // returns. A case of a type switch that names only clients of one node
 // (the rules' client types, or types named single, standalone or
 // sentinel, as rueidis's MDel switches on its client) is such a branch
-// too.
+// too. A key that a function returns only there is not a key on a
+// cluster: the function's summary leaves it out (clusterReturns).
 
 // standaloneOnly reports whether the site's call runs only where the
 // function has found that it is not on a Redis Cluster.
 func (g *Engine) standaloneOnly(e *evaluator, site *Site) bool {
-	if e == nil || e.decl == nil || e.decl.Body == nil || site.Call == nil {
+	return site.Call != nil && g.offCluster(e, site.Call.Pos(), site)
+}
+
+// clusterReturns leaves out the return statements that run only where the
+// function has found that it is not on a Redis Cluster, unless all of
+// them do: what those return is never a key on a cluster. Centrifuge's
+// key helpers return prefix + ".presence.data." + ch on one server, and
+// the channel in a hashtag on a cluster; two keys of the first form may
+// be in different slots, but never meet on a cluster.
+func (g *Engine) clusterReturns(e *evaluator, rets []*ast.ReturnStmt) []*ast.ReturnStmt {
+	var out []*ast.ReturnStmt
+	for _, r := range rets {
+		if !g.offCluster(e, r.Pos(), nil) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return rets
+	}
+	return out
+}
+
+// offCluster reports whether the code at pos runs only where the function
+// has found that it is not on a Redis Cluster. site is the call at pos, if
+// it is one: a test that it sends one key at most is about its key list.
+func (g *Engine) offCluster(e *evaluator, pos token.Pos, site *Site) bool {
+	if e == nil || e.decl == nil || e.decl.Body == nil {
 		return false
 	}
-	path := e.pathTo(site.Call.Pos())
+	path := e.pathTo(pos)
 	for k := 0; k+1 < len(path); k++ {
 		child := path[k+1]
 		if n, ok := path[k].(*ast.CaseClause); ok && k >= 2 && g.singleNodeCase(path[k-2], n) {
@@ -199,7 +226,7 @@ func nameSign(name string) int {
 // p that the site sends as all its keys: false, it leaves one key at most.
 func (e *evaluator) oneKeyAtMost(x ast.Expr, site *Site) bool {
 	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
-	if !ok {
+	if !ok || site == nil {
 		return false
 	}
 	lenArg, bound, op := b.X, b.Y, b.Op

@@ -120,6 +120,39 @@ func f(ctx context.Context, rdb *redis.Client, q string) {
 		},
 	},
 	{
+		// Centrifuge's presence scripts: a helper builds KEYS and ARGV and
+		// returns them with an error; its key helpers return a key without
+		// a hashtag only where the shard is not a cluster.
+		name: "helper-returns-keys-and-args",
+		src: `func keysArgs(ch, uid string, isCluster bool) ([]string, []string, error) {
+	if uid == "" {
+		return nil, nil, fmt.Errorf("no user")
+	}
+	keys := []string{chKey(ch, "set", isCluster), chKey(ch, "hash", isCluster)}
+	return keys, []string{uid, "60"}, nil
+}
+
+func chKey(ch, kind string, isCluster bool) string {
+	if !isCluster {
+		return "p." + kind + "." + ch
+	}
+	return "p." + kind + ".{" + ch + "}"
+}
+
+func f(ctx context.Context, rdb *redis.ClusterClient, isCluster bool) error {
+	keys, args, err := keysArgs("chat", "u1", isCluster)
+	if err != nil {
+		return err
+	}
+	rdb.Del(ctx, args...)
+	return rdb.Eval(ctx, "return 1", keys).Err()
+}`,
+		want: []string{
+			`f: DEL ["u1"] ["60"]`,
+			`f: EVAL ["p.set.{chat}"] ["p.hash.{chat}"] script "return 1" keys 2 args 0 cluster`,
+		},
+	},
+	{
 		name: "loop-elements-vary",
 		src: `func f(ctx context.Context, rdb *redis.Client, ids []string) {
 	var keys []string

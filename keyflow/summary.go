@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -151,6 +152,12 @@ type Func struct {
 	// them (KeyWrapper).
 	Carried []WrappedCall
 
+	// slices are what the function returns in each of its results of
+	// type []string, nil for the other results: a helper that builds a
+	// script's KEYS and ARGV and returns keys, args, err. Their keys are
+	// in terms of the parameters, as those of Results are.
+	slices []*slice
+
 	busy bool
 	e    *evaluator
 }
@@ -197,23 +204,38 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 	}
 	e := newEvaluator(g, decl)
 	s.e = e
-	if returnsKey {
+	returnsSlice := false
+	for i := 0; i < sig.Results().Len(); i++ {
+		returnsSlice = returnsSlice || isStringSlice(sig.Results().At(i).Type())
+	}
+	var rets []*ast.ReturnStmt
+	if returnsKey || returnsSlice && g.sends {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				if len(n.Results) > 0 {
-					s.Results = append(s.Results, e.keys(n.Results[0])...)
-				}
+				rets = append(rets, n)
 			}
 			return true
 		})
+		rets = g.clusterReturns(e, rets)
+	}
+	if returnsKey {
+		for _, r := range rets {
+			if len(r.Results) > 0 {
+				s.Results = append(s.Results, e.keys(r.Results[0])...)
+			}
+		}
 		if len(s.Results) > maxAlts || allOpaque(s.Results) {
 			s.Results = nil
 		}
 	}
 	if g.sends {
+		if returnsSlice {
+			// Only the package's own calls read them.
+			s.slices = g.resultSlices(s, rets)
+		}
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				g.addSites(s, call)
@@ -229,6 +251,86 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 func isStringType(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
+}
+
+func isStringSlice(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	return ok && isStringType(sl.Elem())
+}
+
+// resultSlices is what a function returns in its results of type []string
+// (Func.slices), from its return statements rets: each is the slice they
+// give there, merged element by element. A return of nil there (an error
+// path: return nil, nil, err) gives nothing. Returns that do not agree on
+// the number of elements, and a bare return or return f() of several
+// results, leave the result open: it holds elements that are not seen.
+func (g *Engine) resultSlices(s *Func, rets []*ast.ReturnStmt) []*slice {
+	res := s.Obj.Signature().Results()
+	var out []*slice
+	for i := 0; i < res.Len(); i++ {
+		if isStringSlice(res.At(i).Type()) {
+			if out == nil {
+				out = make([]*slice, res.Len())
+			}
+			out[i] = &slice{}
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	seen := make([]bool, len(out))
+	open := make([]bool, len(out))
+	for _, r := range rets {
+		for i, sum := range out {
+			if sum == nil {
+				continue
+			}
+			if len(r.Results) != len(out) {
+				open[i] = true
+				continue
+			}
+			x := r.Results[i]
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && id.Name == "nil" && g.info.Uses[id] == types.Universe.Lookup("nil") {
+				continue
+			}
+			sl := s.e.slice(x)
+			if !seen[i] {
+				seen[i] = true
+				*sum = slice{elems: slices.Clone(sl.elems), open: sl.open}
+				continue
+			}
+			if sum.open || sl.open || len(sum.elems) != len(sl.elems) {
+				open[i] = true
+				continue
+			}
+			for j, el := range sl.elems {
+				sum.elems[j] = mergeElems(sum.elems[j], el, s.Obj.Name())
+			}
+		}
+	}
+	for i, sum := range out {
+		switch {
+		case sum == nil:
+		case open[i] || !seen[i]:
+			*sum = slice{open: true}
+		}
+	}
+	return out
+}
+
+// mergeElems is an element of a slice that one return statement gives as
+// a and another as b: either's values, one unknown past maxAlts.
+func mergeElems(a, b elem, fname string) elem {
+	alts := slices.Clone(a.alts)
+	for _, v := range b.alts {
+		if !slices.ContainsFunc(alts, func(w Value) bool { return w.Key.String() == v.Key.String() }) {
+			alts = append(alts, v)
+		}
+	}
+	if len(alts) > maxAlts {
+		alts = []Value{{keyspace.Unknown("", fname+"()", false), alts[0].Pos}}
+	}
+	return elem{alts: alts, many: a.many || b.many}
 }
 
 // allOpaque reports whether no alternative says more than "some value".
