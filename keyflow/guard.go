@@ -30,10 +30,11 @@ import (
 // passes on (on a cluster that branch sends one key at most). The call is
 // in the branch the test chooses, or after an if on the test whose body
 // returns. A case of a type switch that names only clients of one node
-// (the rules' client types, or types named single, standalone or
-// sentinel, as rueidis's MDel switches on its client) is such a branch
-// too. A key that a function returns only there is not a key on a
-// cluster: the function's summary leaves it out (clusterReturns).
+// is such a branch too: the rules' client types (rueidis's MDel switches
+// on its *singleClient, *standalone and *sentinelClient, which its rules
+// list), or a project's types named single, standalone or sentinel. A
+// key that a function returns only there is not a key on a cluster: the
+// function's summary leaves it out (clusterReturns).
 
 // standaloneOnly reports whether the site's call runs only where the
 // function has found that it is not on a Redis Cluster.
@@ -283,8 +284,10 @@ func valueOf(info *types.Info, x ast.Expr) constant.Value {
 
 // singleNodeCase reports whether a clause of a type switch names only
 // clients of one node: types the rules call a client (go-redis's
-// *redis.Client), or whose names say so (rueidis's *singleClient,
-// *standalone, *sentinelClient, in MDel's switch client.(type)).
+// *redis.Client; rueidis's *singleClient, *standalone, *sentinelClient,
+// in MDel's switch client.(type)), or a project's types whose names say
+// so. A type of a client library that its rules do not call a client is
+// not taken by its name.
 func (g *Engine) singleNodeCase(sw ast.Node, cc *ast.CaseClause) bool {
 	if _, ok := sw.(*ast.TypeSwitchStmt); !ok || len(cc.List) == 0 {
 		return false
@@ -300,6 +303,11 @@ func (g *Engine) singleNodeCase(sw ast.Node, cc *ast.CaseClause) bool {
 				return false
 			}
 			continue
+		}
+		if g.IsClientPackage(n.Obj().Pkg()) {
+			// A client library's own types are what its rules say:
+			// rueidis's list singleClient, standalone and sentinelClient.
+			return false
 		}
 		name := strings.ToLower(n.Obj().Name())
 		if strings.Contains(name, "cluster") || !strings.Contains(name, "single") && !strings.Contains(name, "standalone") && !strings.Contains(name, "sentinel") {

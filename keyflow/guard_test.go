@@ -117,6 +117,40 @@ func f(ctx context.Context, c redis.UniversalClient, keys ...string) {
 		},
 	},
 	{
+		// rueidis's own single-node clients are listed in its rules'
+		// types; a client library's type is not taken for one by its
+		// name. Here the package is a client library whose rules call
+		// node a client of one node, and do not name singleShard.
+		name: "guard-type-switch-types-from-the-rules",
+		rules: `version: 1
+clients:
+  shards:
+    packages: [snippets/guard-type-switch-types-from-the-rules]
+    types: {node: client}
+`,
+		src: `type node struct{ *redis.Client }
+
+type singleShard struct{ *redis.ClusterClient }
+
+func inter(ctx context.Context, c redis.UniversalClient, keys ...string) {
+	c.SInter(ctx, keys...)
+}
+
+func f(ctx context.Context, c redis.UniversalClient, keys ...string) {
+	switch c.(type) {
+	case node:
+		inter(ctx, c, keys...)
+	case singleShard:
+		inter(ctx, c, keys...)
+	}
+}`,
+		want: []string{
+			`inter: SINTER ["<keys...>"] carried`,
+			`f: SINTER (through inter at p.go:23) ["<keys...>"]`,
+			`f: SINTER (through inter at p.go:23) ["<keys...>"] carried`,
+		},
+	},
+	{
 		// Origin: asynq, internal/rdb/rdb.go (runScript and RDB.forward):
 		// the ARGV of a script the callers choose reach them, and a script
 		// an unexported function runs with its own parameters as KEYS is

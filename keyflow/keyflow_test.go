@@ -57,8 +57,10 @@ type engineCase struct {
 	src  string
 	// dep is a package "dep" that src may import as
 	// "snippets/dep"; its facts reach src's engine.
-	dep  string
-	want []string
+	dep string
+	// rules, when set, are merged over the built-in rules.
+	rules string
+	want  []string
 }
 
 var engineCases = []engineCase{
@@ -457,7 +459,13 @@ func TestEngine(t *testing.T) {
 				keyflow.New(config(dep, rules, facts)).ExportFacts()
 			}
 			pkg := pkgs["snippets/"+tc.name]
-			g := keyflow.New(config(pkg, rules, facts))
+			r := rules
+			if tc.rules != "" {
+				if r, err = slotlint.ParseRules(tc.name+".yaml", []byte(tc.rules)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := keyflow.New(config(pkg, r, facts))
 			var got []string
 			for _, s := range g.Funcs() {
 				got = append(got, dump(pkg, s)...)

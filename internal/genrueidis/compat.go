@@ -317,6 +317,9 @@ func Build(path string, data []byte, dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if err := checkTypes(lib, b); err != nil {
+			return "", err
+		}
 		t, err := Generate(lib, b, rules)
 		if err != nil {
 			return "", err

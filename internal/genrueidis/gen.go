@@ -30,9 +30,14 @@ type Library struct {
 
 // builderTypes are the roles of the types of rueidis and valkey-go: every
 // client may talk to a Redis Cluster, and a dedicated client of a cluster
-// client is bound to one node but still checked.
+// client is bound to one node but still checked. The unexported clients
+// of one node are listed for the library's own code: MDel and the other
+// helpers switch on the client's type, and send one multi-key command
+// only in the case of *singleClient, *standalone and *sentinelClient.
 var builderTypes = [][2]string{
 	{"Client", "cluster"}, {"DedicatedClient", "cluster"}, {"CoreClient", "cluster"}, {"CommandClient", "cluster"},
+	{"singleClient", "client"}, {"dedicatedSingleClient", "client"}, {"standalone", "client"}, {"sentinelClient", "client"},
+	{"clusterClient", "cluster"}, {"dedicatedClusterClient", "cluster"},
 }
 
 // builderFixed are the methods that send built commands and run scripts,
@@ -66,8 +71,9 @@ type Builder struct {
 	// Keys are the chain methods that take keys, by command.
 	Keys map[string][]KeyMethod
 	// funcs are the library's top-level functions and methods,
-	// "Recv.Name" or "Name", including interface methods.
-	funcs map[string]bool
+	// "Recv.Name" or "Name", including interface methods; types its
+	// top-level types.
+	funcs, types map[string]bool
 }
 
 // A KeyMethod is a method of a builder chain that takes keys.
@@ -100,7 +106,7 @@ func moduleDir(module, dir string) (string, error) {
 // ReadBuilder reads the command builder of a library from its source in
 // root, the module's directory.
 func ReadBuilder(root string) (*Builder, error) {
-	b := &Builder{Roots: map[string]string{}, Keys: map[string][]KeyMethod{}, funcs: map[string]bool{}}
+	b := &Builder{Roots: map[string]string{}, Keys: map[string][]KeyMethod{}, funcs: map[string]bool{}, types: map[string]bool{}}
 	fset := token.NewFileSet()
 	// The library's own functions, for the fixed rules.
 	top, err := filepath.Glob(filepath.Join(root, "*.go"))
@@ -125,6 +131,7 @@ func ReadBuilder(root string) (*Builder, error) {
 					if !ok {
 						continue
 					}
+					b.types[ts.Name.Name] = true
 					if it, ok := ts.Type.(*ast.InterfaceType); ok {
 						for _, m := range it.Methods.List {
 							for _, n := range m.Names {
@@ -364,6 +371,17 @@ var irregular = map[string]string{
 	"SPUBLISH":           "a shard channel is hashed like a key for routing, but Redis's key spec marks it NOT_KEY",
 	"SSUBSCRIBE":         "a shard channel is hashed like a key for routing, but Redis's key spec marks it NOT_KEY",
 	"SUNSUBSCRIBE":       "a shard channel is hashed like a key for routing, but Redis's key spec marks it NOT_KEY",
+}
+
+// checkTypes reports a type of the library's rules that its source does
+// not declare: a rule that would match nothing.
+func checkTypes(lib Library, b *Builder) error {
+	for _, tr := range lib.Types {
+		if !b.types[tr[0]] {
+			return fmt.Errorf("%s: type %s is not declared in the library; fix the types of genrueidis", lib.Module, tr[0])
+		}
+	}
+	return nil
 }
 
 // Generate builds a library's table from its builder and the commands
