@@ -11,6 +11,7 @@
 #
 #   bash scripts/realcode.sh                 # every module below
 #   bash scripts/realcode.sh redsync go-zero # only the modules with these names
+#   bash scripts/realcode.sh heldout2        # only the second held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -85,16 +86,41 @@ modules=(
 	"go-zero|github.com/zeromicro/go-zero@v1.10.3|github.com/zeromicro/go-zero/core/stores/redis/... github.com/zeromicro/go-zero/core/limit/... github.com/zeromicro/go-zero/core/stores/cache/..."
 )
 
-only=" $* "
-selected() { [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]]; }
+# The second held-out batch: modules added after every fix above, none of
+# whose code any fix was made for. `heldout2` on the command line names them
+# all. Tried for it and left out because the proxy refused them (no version
+# listed, and the one tried refused): github.com/bitleak/lmstfy,
+# github.com/castaneai/minimatch, github.com/valkey-io/valkey-go/valkeyprob
+# and valkeyaside. dskit is pinned at a 2023 commit because its newest has no
+# Redis client left; of thanos only pkg/cacheutil is linted, since its
+# internal/cortex/chunk/cache needs the gomemcache fork thanos's go.mod
+# replaces, which a dependency's replace does not bring.
+heldout2=(
+	"rockscache|github.com/dtm-labs/rockscache@v0.1.1|github.com/dtm-labs/rockscache/..."
+	"dtm|github.com/dtm-labs/dtm@v1.19.0|github.com/dtm-labs/dtm/dtmsvr/storage/redis github.com/dtm-labs/dtm/client/dtmcli"
+	"go-workers2|github.com/digitalocean/go-workers2@v0.10.4|github.com/digitalocean/go-workers2/..."
+	"redisc|github.com/mna/redisc@v1.4.0|github.com/mna/redisc/..."
+	"dskit|github.com/grafana/dskit@v0.0.0-20231221015914-de83901bf4d6|github.com/grafana/dskit/cache"
+	"thanos|github.com/thanos-io/thanos@v0.37.2|github.com/thanos-io/thanos/pkg/cacheutil"
+)
+modules+=("${heldout2[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
+picked=()
 for a in "$@"; do
+	if [ "$a" = heldout2 ]; then
+		for entry in "${heldout2[@]}"; do picked+=("${entry%%|*}"); done
+		continue
+	fi
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 for the second held-out batch)" >&2
 		exit 2
 	fi
+	picked+=("$a")
 done
+only=" ${picked[*]} "
+selected() { [ "$only" = "  " ] || [[ "$only" == *" $1 "* ]]; }
 
 echo "slotlint real-code run in $work"
 go version
