@@ -288,7 +288,7 @@ func readFileFunc(lp *listPackage) func(string) ([]byte, error) {
 // go into facts; those of other packages come from their nodes.
 func (d *run) factFuncs(pass *analysis.Pass, n *node, tpkg *types.Package, facts *factSet) {
 	a := pass.Analyzer
-	lookup := func(p *types.Package) *factSet {
+	setFactFuncs(pass, tpkg, facts, func(p *types.Package) *factSet {
 		d.typesMu.Lock()
 		dep := d.pkgIDs[p]
 		d.typesMu.Unlock()
@@ -296,40 +296,45 @@ func (d *run) factFuncs(pass *analysis.Pass, n *node, tpkg *types.Package, facts
 			return nil
 		}
 		return d.factsOf(dep)[a]
+	}, func() []*factSet { return d.closureFacts(n, a, facts) })
+}
+
+// setFactFuncs gives a pass of package tpkg its fact functions: its own
+// facts go into own, which answers for tpkg; lookup gives the set that
+// holds another package's facts, nil when there is none; closure gives
+// the sets of the package and of everything it imports, for
+// AllObjectFacts and AllPackageFacts.
+func setFactFuncs(pass *analysis.Pass, tpkg *types.Package, own *factSet, lookup func(*types.Package) *factSet, closure func() []*factSet) {
+	a := pass.Analyzer
+	setOf := func(p *types.Package) *factSet {
+		if p == tpkg {
+			return own
+		}
+		return lookup(p)
 	}
 	pass.ImportObjectFact = func(obj types.Object, fact analysis.Fact) bool {
 		if obj == nil {
 			panic("nil object given to ImportObjectFact")
 		}
-		set := facts
-		if obj.Pkg() != tpkg {
-			if set = lookup(obj.Pkg()); set == nil {
-				return false
-			}
-		}
-		return set.getObj(obj, fact)
+		set := setOf(obj.Pkg())
+		return set != nil && set.getObj(obj, fact)
 	}
 	pass.ExportObjectFact = func(obj types.Object, fact analysis.Fact) {
 		if obj.Pkg() != tpkg {
 			panic(fmt.Sprintf("%s: fact %T for %s of another package", a.Name, fact, obj))
 		}
-		facts.obj[objKey{obj, reflect.TypeOf(fact)}] = fact
+		own.obj[objKey{obj, reflect.TypeOf(fact)}] = fact
 	}
 	pass.ImportPackageFact = func(p *types.Package, fact analysis.Fact) bool {
-		set := facts
-		if p != tpkg {
-			if set = lookup(p); set == nil {
-				return false
-			}
-		}
-		return set.getPkg(p, fact)
+		set := setOf(p)
+		return set != nil && set.getPkg(p, fact)
 	}
 	pass.ExportPackageFact = func(fact analysis.Fact) {
-		facts.pkg[pkgKey{tpkg, reflect.TypeOf(fact)}] = fact
+		own.pkg[pkgKey{tpkg, reflect.TypeOf(fact)}] = fact
 	}
 	pass.AllObjectFacts = func() []analysis.ObjectFact {
 		var out []analysis.ObjectFact
-		for _, set := range d.closureFacts(n, a, facts) {
+		for _, set := range closure() {
 			for k, f := range set.obj {
 				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
 			}
@@ -338,7 +343,7 @@ func (d *run) factFuncs(pass *analysis.Pass, n *node, tpkg *types.Package, facts
 	}
 	pass.AllPackageFacts = func() []analysis.PackageFact {
 		var out []analysis.PackageFact
-		for _, set := range d.closureFacts(n, a, facts) {
+		for _, set := range closure() {
 			for k, f := range set.pkg {
 				out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
 			}

@@ -229,7 +229,7 @@ func vetUnit(fset *token.FileSet, cfg *VetConfig, a *analysis.Analyzer) ([]analy
 
 	analyzers := order(a)
 	register(analyzers)
-	facts, err := readVetFacts(tpkg, cfg.PackageVetx)
+	facts, err := readVetFacts(tpkg, cfg.PackageVetx, analyzers)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,16 @@ func vetUnit(fset *token.FileSet, cfg *VetConfig, a *analysis.Analyzer) ([]analy
 		Module:       module,
 		ReadFile:     vetReadFile(cfg),
 	}
-	diags, runErr := runAnalyzers(analyzers, base, func(pass *analysis.Pass) { vetFactFuncs(pass, tpkg, facts) })
+	diags, runErr := runAnalyzers(analyzers, base, func(pass *analysis.Pass) {
+		// One set per analyzer holds the imports' facts and the
+		// package's own.
+		set := facts[pass.Analyzer]
+		if set == nil {
+			set = newFactSet()
+			facts[pass.Analyzer] = set
+		}
+		setFactFuncs(pass, tpkg, set, func(*types.Package) *factSet { return set }, func() []*factSet { return []*factSet{set} })
+	})
 	if cfg.VetxOutput != "" {
 		if err := writeVetFacts(cfg.VetxOutput, tpkg, facts); err != nil {
 			return nil, fmt.Errorf("writing the facts of %s: %v", cfg.ImportPath, err)
@@ -269,52 +278,6 @@ func vetReadFile(cfg *VetConfig) func(string) ([]byte, error) {
 	}
 }
 
-// vetFactFuncs gives a pass its fact functions over facts, which holds the
-// facts read from the imports and those that the package exports, of
-// every analyzer: each fact type belongs to one analyzer.
-func vetFactFuncs(pass *analysis.Pass, tpkg *types.Package, facts *factSet) {
-	a := pass.Analyzer
-	mine := func(f analysis.Fact) bool {
-		return slices.ContainsFunc(a.FactTypes, func(t analysis.Fact) bool { return reflect.TypeOf(t) == reflect.TypeOf(f) })
-	}
-	pass.ImportObjectFact = func(obj types.Object, fact analysis.Fact) bool {
-		if obj == nil {
-			panic("nil object given to ImportObjectFact")
-		}
-		return facts.getObj(obj, fact)
-	}
-	pass.ExportObjectFact = func(obj types.Object, fact analysis.Fact) {
-		if obj.Pkg() != tpkg {
-			panic(fmt.Sprintf("%s: fact %T for %s of another package", a.Name, fact, obj))
-		}
-		facts.obj[objKey{obj, reflect.TypeOf(fact)}] = fact
-	}
-	pass.ImportPackageFact = func(p *types.Package, fact analysis.Fact) bool {
-		return facts.getPkg(p, fact)
-	}
-	pass.ExportPackageFact = func(fact analysis.Fact) {
-		facts.pkg[pkgKey{tpkg, reflect.TypeOf(fact)}] = fact
-	}
-	pass.AllObjectFacts = func() []analysis.ObjectFact {
-		var out []analysis.ObjectFact
-		for k, f := range facts.obj {
-			if mine(f) {
-				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
-			}
-		}
-		return out
-	}
-	pass.AllPackageFacts = func() []analysis.PackageFact {
-		var out []analysis.PackageFact
-		for k, f := range facts.pkg {
-			if mine(f) {
-				out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
-			}
-		}
-		return out
-	}
-}
-
 // vetxMagic starts a facts file, as unitchecker's.
 const vetxMagic = "vetx"
 
@@ -331,9 +294,15 @@ type vetFact struct {
 // package it is about, among those that the imports' types reach. Facts
 // about what they do not reach are of no use, and dropped; so is a file's
 // types section.
-func readVetFacts(tpkg *types.Package, vetx map[string]string) (*factSet, error) {
+func readVetFacts(tpkg *types.Package, vetx map[string]string, analyzers []*analysis.Analyzer) (map[*analysis.Analyzer]*factSet, error) {
 	reach := reachable(tpkg.Imports())
-	facts := newFactSet()
+	byType := map[reflect.Type]*analysis.Analyzer{}
+	for _, a := range analyzers {
+		for _, f := range a.FactTypes {
+			byType[reflect.TypeOf(f)] = a
+		}
+	}
+	facts := map[*analysis.Analyzer]*factSet{}
 	for _, imp := range tpkg.Imports() {
 		file := vetx[imp.Path()]
 		if file == "" {
@@ -352,15 +321,25 @@ func readVetFacts(tpkg *types.Package, vetx map[string]string) (*factSet, error)
 			if p == nil || f.Fact == nil {
 				continue
 			}
+			t := reflect.TypeOf(f.Fact)
+			a := byType[t]
+			if a == nil {
+				continue
+			}
+			set := facts[a]
+			if set == nil {
+				set = newFactSet()
+				facts[a] = set
+			}
 			if f.Object == "" {
-				facts.pkg[pkgKey{p, reflect.TypeOf(f.Fact)}] = f.Fact
+				set.pkg[pkgKey{p, t}] = f.Fact
 				continue
 			}
 			obj, err := objectpath.Object(p, f.Object)
 			if err != nil {
 				continue
 			}
-			facts.obj[objKey{obj, reflect.TypeOf(f.Fact)}] = f.Fact
+			set.obj[objKey{obj, t}] = f.Fact
 		}
 	}
 	return facts, nil
@@ -395,27 +374,29 @@ func decodeVetx(data []byte) ([]vetFact, error) {
 // about types, fields and methods. A package without such facts gets an
 // empty file, which go vet's cache keeps once for all; so does an external
 // test package (package p_test), which nothing imports.
-func writeVetFacts(file string, tpkg *types.Package, facts *factSet) error {
+func writeVetFacts(file string, tpkg *types.Package, facts map[*analysis.Analyzer]*factSet) error {
 	if strings.HasSuffix(tpkg.Name(), "_test") {
 		return os.WriteFile(file, nil, 0o666)
 	}
 	var list []vetFact
 	var enc objectpath.Encoder
-	for k, f := range facts.obj {
-		if k.obj.Pkg() != tpkg {
-			if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
-				continue // its package's own file has it
+	for _, set := range facts {
+		for k, f := range set.obj {
+			if k.obj.Pkg() != tpkg {
+				if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
+					continue // its package's own file has it
+				}
 			}
+			path, err := enc.For(k.obj)
+			if err != nil {
+				continue // not reachable from the package's scope
+			}
+			list = append(list, vetFact{k.obj.Pkg().Path(), path, f})
 		}
-		path, err := enc.For(k.obj)
-		if err != nil {
-			continue // not reachable from the package's scope
-		}
-		list = append(list, vetFact{k.obj.Pkg().Path(), path, f})
-	}
-	for k, f := range facts.pkg {
-		if k.pkg == tpkg {
-			list = append(list, vetFact{tpkg.Path(), "", f})
+		for k, f := range set.pkg {
+			if k.pkg == tpkg {
+				list = append(list, vetFact{tpkg.Path(), "", f})
+			}
 		}
 	}
 	if len(list) == 0 {
@@ -458,38 +439,37 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 			packages[obj.Pkg().Path()] = obj.Pkg()
 		}
 	}
-	addTypeParams := func(list *types.TypeParamList) {
-		for tp := range list.TypeParams() {
+	// addNamed visits a named type or an alias, instance or not: its type
+	// arguments, then, once for its origin, its name, its type parameters
+	// and what the type is made of (the underlying type and the methods,
+	// or the aliased type).
+	addNamed := func(args *types.TypeList, origin types.Type, name *types.TypeName, params *types.TypeParamList, parts func()) {
+		for arg := range args.Types() {
+			addType(arg)
+		}
+		if seen[origin] {
+			return
+		}
+		seen[origin] = true
+		addObj(name)
+		for tp := range params.TypeParams() {
 			addType(tp)
 		}
+		parts()
 	}
 	addType = func(t types.Type) {
 		switch t := t.(type) {
 		case *types.Named:
-			for arg := range t.TypeArgs().Types() {
-				addType(arg)
-			}
-			t = t.Origin()
-			if !seen[t] {
-				seen[t] = true
-				addObj(t.Obj())
-				addTypeParams(t.TypeParams())
-				addType(t.Underlying())
-				for m := range t.Methods() {
+			o := t.Origin()
+			addNamed(t.TypeArgs(), o, o.Obj(), o.TypeParams(), func() {
+				addType(o.Underlying())
+				for m := range o.Methods() {
 					addObj(m)
 				}
-			}
+			})
 		case *types.Alias:
-			for arg := range t.TypeArgs().Types() {
-				addType(arg)
-			}
-			t = t.Origin()
-			if !seen[t] {
-				seen[t] = true
-				addObj(t.Obj())
-				addTypeParams(t.TypeParams())
-				addType(t.Rhs())
-			}
+			o := t.Origin()
+			addNamed(t.TypeArgs(), o, o.Obj(), o.TypeParams(), func() { addType(o.Rhs()) })
 		case *types.Pointer:
 			addType(t.Elem())
 		case *types.Slice:
@@ -504,7 +484,9 @@ func reachable(imports []*types.Package) map[string]*types.Package {
 		case *types.Signature:
 			addType(t.Params())
 			addType(t.Results())
-			addTypeParams(t.TypeParams())
+			for tp := range t.TypeParams().TypeParams() {
+				addType(tp)
+			}
 		case *types.Struct:
 			for f := range t.Fields() {
 				addObj(f)
