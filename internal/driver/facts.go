@@ -128,20 +128,26 @@ func decodeFacts(analyzers []*analysis.Analyzer, tpkg *types.Package, data []byt
 		if a == nil || gf.Fact == nil {
 			continue
 		}
-		set := sets[a]
-		if set == nil {
-			set = newFactSet()
-			sets[a] = set
-		}
-		if gf.Object == "" {
-			set.pkg[pkgKey{tpkg, reflect.TypeOf(gf.Fact)}] = gf.Fact
-			continue
-		}
-		obj, err := objectpath.Object(tpkg, gf.Object)
-		if err != nil {
-			continue
-		}
-		set.obj[objKey{obj, reflect.TypeOf(gf.Fact)}] = gf.Fact
+		addFact(sets, a, tpkg, gf.Object, gf.Fact)
 	}
 	return sets
+}
+
+// addFact puts a fact read from a file into analyzer a's set: a fact about
+// package p when path is empty, else about the object at path in p. A fact
+// about an object that p's types lack is dropped: no importer can reach
+// that object.
+func addFact(sets map[*analysis.Analyzer]*factSet, a *analysis.Analyzer, p *types.Package, path objectpath.Path, fact analysis.Fact) {
+	set := sets[a]
+	if set == nil {
+		set = newFactSet()
+		sets[a] = set
+	}
+	if path == "" {
+		set.pkg[pkgKey{p, reflect.TypeOf(fact)}] = fact
+		return
+	}
+	if obj, err := objectpath.Object(p, path); err == nil {
+		set.obj[objKey{obj, reflect.TypeOf(fact)}] = fact
+	}
 }

@@ -321,25 +321,9 @@ func readVetFacts(tpkg *types.Package, vetx map[string]string, analyzers []*anal
 			if p == nil || f.Fact == nil {
 				continue
 			}
-			t := reflect.TypeOf(f.Fact)
-			a := byType[t]
-			if a == nil {
-				continue
+			if a := byType[reflect.TypeOf(f.Fact)]; a != nil {
+				addFact(facts, a, p, f.Object, f.Fact)
 			}
-			set := facts[a]
-			if set == nil {
-				set = newFactSet()
-				facts[a] = set
-			}
-			if f.Object == "" {
-				set.pkg[pkgKey{p, t}] = f.Fact
-				continue
-			}
-			obj, err := objectpath.Object(p, f.Object)
-			if err != nil {
-				continue
-			}
-			set.obj[objKey{obj, t}] = f.Fact
 		}
 	}
 	return facts, nil
