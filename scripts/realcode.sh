@@ -102,6 +102,7 @@ heldout2=(
 	"redisc|github.com/mna/redisc@v1.4.0|github.com/mna/redisc/..."
 	"dskit|github.com/grafana/dskit@v0.0.0-20231221015914-de83901bf4d6|github.com/grafana/dskit/cache"
 	"thanos|github.com/thanos-io/thanos@v0.37.2|github.com/thanos-io/thanos/pkg/cacheutil"
+	"redismock|github.com/go-redis/redismock/v9@v9.2.0|github.com/go-redis/redismock/v9/..."
 )
 modules+=("${heldout2[@]}")
 
