@@ -32,6 +32,8 @@ import (
 //	  keysargs     a script's KEYS and ARGV returned by a helper with an
 //	               error (keys, args, err), key helpers with a fast path
 //	               off a cluster
+//	  evalshadigest  EVALSHA of constant digests: placeholders, a digest
+//	               of the package's own script
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

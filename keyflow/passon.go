@@ -140,12 +140,21 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 	}
 	if w.Script > 0 {
 		if w.Script-1 < len(call.Args) {
-			if ref, ok := g.scriptOf(e, call.Args[w.Script-1], "script"); ok {
+			x := call.Args[w.Script-1]
+			var ref ScriptRef
+			var ok, digest bool
+			if strings.HasPrefix(w.Command, "EVALSHA") {
+				ref, ok, digest = g.digestScript(e, x)
+			}
+			if !digest {
+				ref, ok = g.scriptOf(e, x, "script")
+			}
+			if ok {
 				site.Script = &ScriptRun{Ref: ref, Keys: site.Keys, KeysOpen: site.Open, ArgsOpen: true, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
 				if w.ArgsKnown {
 					site.Script.Args, site.Script.ArgsOpen = args, argsOpen
 				}
-			} else if n := g.callerScriptParam(e, call.Args[w.Script-1]); n > 0 {
+			} else if n := g.callerScriptParam(e, x); n > 0 {
 				site.scriptParam = n
 				site.runArgs, site.runArgsOpen, site.runArgsKnown = args, argsOpen, w.ArgsKnown
 			}

@@ -173,6 +173,32 @@ func identOf(x ast.Expr) *ast.Ident {
 	return nil
 }
 
+// digestScript reads x as the first argument of EVALSHA, a SHA1 digest:
+// digest is true when x holds constant text (a literal, a constant, a
+// variable set only to such), and ref is then the script of the package
+// whose digest it is, if any. Constant text there is never Lua source: a
+// placeholder such as "sha" (go-redis/redismock's tests), or the digest of
+// a script loaded elsewhere, names no script slotlint knows, and Redis
+// answers NOSCRIPT, not a syntax error.
+func (g *Engine) digestScript(e *evaluator, x ast.Expr) (ref ScriptRef, ok, digest bool) {
+	if e == nil {
+		return ScriptRef{}, false, false
+	}
+	alts := e.keys(x)
+	if len(alts) == 0 {
+		return ScriptRef{}, false, false
+	}
+	for _, a := range alts {
+		if _, lit := a.Key.Literal(); !lit {
+			return ScriptRef{}, false, false
+		}
+	}
+	if s, _ := alts[0].Key.Literal(); len(alts) == 1 && isSHA1(s) {
+		ref, ok = g.scriptsBySHA()[s]
+	}
+	return ref, ok, true
+}
+
 func isSHA1(s string) bool {
 	if len(s) != 40 {
 		return false
@@ -324,9 +350,17 @@ func (g *Engine) scriptRun(e *evaluator, call *ast.CallExpr, m *ruleset.Method, 
 	default:
 		return nil
 	}
-	ref, ok := g.scriptOf(e, srcExpr, "script")
+	var ref ScriptRef
 	var alts []ScriptRef
-	if !ok {
+	var ok, digest bool
+	if m.Kind == ruleset.KindScriptSHA {
+		ref, ok, digest = g.digestScript(e, srcExpr)
+	}
+	if digest {
+		if !ok {
+			return nil
+		}
+	} else if ref, ok = g.scriptOf(e, srcExpr, "script"); !ok {
 		if alts = g.scriptAlts(e, srcExpr); len(alts) == 0 {
 			return nil
 		}
@@ -373,7 +407,14 @@ func (g *Engine) rawScript(e *evaluator, call *ast.CallExpr, r rawCall, pos []in
 		if len(args) < 3 || argv[2] == "" {
 			return nil, nil
 		}
-		ref, ok := g.scriptOf(e, args[1], "script")
+		var ref ScriptRef
+		var ok, digest bool
+		if strings.HasPrefix(strings.ToLower(argv[0]), "evalsha") {
+			ref, ok, digest = g.digestScript(e, args[1])
+		}
+		if !digest {
+			ref, ok = g.scriptOf(e, args[1], "script")
+		}
 		if !ok {
 			return nil, nil
 		}

@@ -1,0 +1,44 @@
+// Package evalshadigest holds EVALSHA calls whose digest is constant text,
+// reduced from real projects. The first argument of EVALSHA is a SHA1
+// digest, never Lua source: a constant there names the package's script
+// with that digest, or no script slotlint knows (Redis answers NOSCRIPT),
+// and is not parsed as Lua. The keys of the call are checked either way.
+package evalshadigest
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Origin: go-redis/redismock v9.2.0 (commands_test.go): EvalSha and
+// EvalShaRO with the placeholder digest "sha", a mock's expectation.
+func placeholderDigest(ctx context.Context, rdb *redis.Client) {
+	rdb.EvalSha(ctx, "sha", []string{"{job}:a", "{job}:b"}, "x")
+	rdb.EvalShaRO(ctx, "abc", []string{"{job}:a"}, "x")
+	rdb.Do(ctx, "EVALSHA", "sha-do", 1, "{job}:a", "x")
+	digest := "sha-var"
+	rdb.EvalSha(ctx, digest, []string{"{job}:a"})
+	runSHA(ctx, rdb, "sha-wrapped", []string{"{job}:a"})
+}
+
+// The keys of the call are still checked, whatever its digest.
+func placeholderDigestKeys(ctx context.Context, rdb *redis.Client) {
+	rdb.EvalSha(ctx, "sha", []string{"job:a", "job:b"}, "x") // want `EVALSHA keys "job:a" \(slot \d+\) and "job:b" \(slot \d+\) hash to different slots`
+	rdb.Do(ctx, "EVALSHA", "sha", 2, "job:a", "job:b")       // want `EVALSHA keys "job:a" \(slot \d+\) and "job:b" \(slot \d+\) hash to different slots`
+}
+
+func runSHA(ctx context.Context, rdb *redis.Client, sha string, keys []string) error {
+	return rdb.EvalSha(ctx, sha, keys).Err()
+}
+
+// The digest of a script the package makes is that script, and is checked.
+const incrSrc = `return redis.call("INCR", "counter:total") + redis.call("INCR", KEYS[1])`
+
+const incrSHA = "80f4cc7fd79b2bff1fe1c10432a9f2b6b5d45bb7" // SHA1 of incrSrc
+
+var incr = redis.NewScript(incrSrc)
+
+func knownDigest(ctx context.Context, rdb *redis.ClusterClient) {
+	rdb.EvalSha(ctx, incrSHA, []string{"{job}:a"}) // want `script incrSrc line 1: redis.call\("INCR", "counter:total"\) touches a key not declared in KEYS: the string literal "counter:total"`
+}
