@@ -94,7 +94,9 @@ modules=(
 # and valkeyaside. dskit is pinned at a 2023 commit because its newest has no
 # Redis client left; of thanos only pkg/cacheutil is linted, since its
 # internal/cortex/chunk/cache needs the gomemcache fork thanos's go.mod
-# replaces, which a dependency's replace does not bring.
+# replaces, which a dependency's replace does not bring. miniredis v2.5.0 is
+# an old one on purpose: its tests drive the server with redigo, which later
+# versions replaced with a client of their own.
 heldout2=(
 	"rockscache|github.com/dtm-labs/rockscache@v0.1.1|github.com/dtm-labs/rockscache/..."
 	"dtm|github.com/dtm-labs/dtm@v1.19.0|github.com/dtm-labs/dtm/dtmsvr/storage/redis github.com/dtm-labs/dtm/client/dtmcli"
@@ -103,6 +105,7 @@ heldout2=(
 	"dskit|github.com/grafana/dskit@v0.0.0-20231221015914-de83901bf4d6|github.com/grafana/dskit/cache"
 	"thanos|github.com/thanos-io/thanos@v0.37.2|github.com/thanos-io/thanos/pkg/cacheutil"
 	"redismock|github.com/go-redis/redismock/v9@v9.2.0|github.com/go-redis/redismock/v9/..."
+	"miniredis|github.com/alicebob/miniredis@v2.5.0+incompatible|github.com/alicebob/miniredis"
 )
 modules+=("${heldout2[@]}")
 
