@@ -545,13 +545,25 @@ func (g *Engine) ExportFacts() {
 }
 
 // standard reports whether the package is one of the standard library's:
-// its files are in $GOROOT/src.
+// one of its files is (the others may be the go command's cgo output).
 func (g *Engine) standard() bool {
+	for _, f := range g.files {
+		if StandardFile(g.fset.File(f.Pos()).Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// StandardFile reports whether a Go file belongs to the standard library:
+// it is in $GOROOT/src. A package of the standard library exports no facts
+// (ExportFacts) and, as nothing there reaches a client library, reports
+// nothing either.
+func StandardFile(name string) bool {
 	root := build.Default.GOROOT
-	if root == "" || len(g.files) == 0 {
+	if root == "" {
 		return false
 	}
-	name := g.fset.File(g.files[0].Pos()).Name()
 	rel, err := filepath.Rel(filepath.Join(root, "src"), name)
 	return err == nil && filepath.IsLocal(rel)
 }

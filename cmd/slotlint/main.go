@@ -60,6 +60,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/driver"
+	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -119,11 +120,21 @@ func main() {
 				os.Exit(driver.Vet(cfg, analyzer.Analyzer, driver.VetOptions{
 					JSON:         cl.format == "json" || cl.boolValue("json", false),
 					ContextLines: cl.contextLines(),
+					Idle:         standardPackage,
 				}))
 			}
 		}
 	}
 	singlechecker.Main(analyzer.Analyzer)
+}
+
+// standardPackage reports whether go vet's package is one of the standard
+// library's, whose imports are too: slotlint exports no facts there
+// (keyflow.StandardFile), so that when go vet analyses it for its facts
+// alone, as it does every dependency of the packages it checks, there is
+// nothing to compute.
+func standardPackage(cfg *driver.VetConfig) bool {
+	return slices.ContainsFunc(cfg.GoFiles, keyflow.StandardFile)
 }
 
 // vetDriver, when set to "unitchecker" at link time (-ldflags

@@ -108,10 +108,16 @@ func (cfg *VetConfig) HasExportData() bool {
 	return n > 0
 }
 
-// VetOptions are the vet tool's output flags.
+// VetOptions are the vet tool's output flags, and what the analyzer says
+// of packages it has nothing for.
 type VetOptions struct {
 	JSON         bool // -json: x/tools' JSON tree on stdout
 	ContextLines int  // -c: lines of source around each finding; -1 for none
+	// Idle, when set, reports whether the analyzer exports no facts about
+	// the package and imports none that it would pass on. A dependency
+	// that go vet analyses for its facts alone is then not analysed: its
+	// facts file is empty.
+	Idle func(*VetConfig) bool
 }
 
 // Vet analyses the package that cfg describes with a, as x/tools'
@@ -128,6 +134,14 @@ func Vet(cfg *VetConfig, a *analysis.Analyzer, opts VetOptions) int {
 		}
 		defer f.Close()
 		os.Stdout = f
+	}
+	if cfg.VetxOnly && opts.Idle != nil && opts.Idle(cfg) {
+		if cfg.VetxOutput != "" {
+			if err := os.WriteFile(cfg.VetxOutput, nil, 0o666); err != nil {
+				return 1
+			}
+		}
+		return 0
 	}
 	fset := token.NewFileSet()
 	diags, err := vetUnit(fset, cfg, a)
