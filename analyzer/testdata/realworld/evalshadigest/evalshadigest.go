@@ -8,6 +8,7 @@ package evalshadigest
 import (
 	"context"
 
+	redigo "github.com/gomodule/redigo/redis"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -20,6 +21,13 @@ func placeholderDigest(ctx context.Context, rdb *redis.Client) {
 	digest := "sha-var"
 	rdb.EvalSha(ctx, digest, []string{"{job}:a"})
 	runSHA(ctx, rdb, "sha-wrapped", []string{"{job}:a"})
+}
+
+// Origin: alicebob/miniredis v2.5.0 (cmd_scripting_test.go): EVALSHA of
+// an unknown digest through redigo, expecting NOSCRIPT.
+func placeholderDigestRedigo(c redigo.Conn) {
+	c.Do("EVALSHA", "foo", 0)
+	c.Do("EVALSHA", "foo-keys", 2, "job:a", "job:b") // want `EVALSHA keys "job:a" \(slot \d+\) and "job:b" \(slot \d+\) hash to different slots`
 }
 
 // The keys of the call are still checked, whatever its digest.
