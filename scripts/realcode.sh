@@ -106,6 +106,7 @@ heldout2=(
 	"thanos|github.com/thanos-io/thanos@v0.37.2|github.com/thanos-io/thanos/pkg/cacheutil"
 	"redismock|github.com/go-redis/redismock/v9@v9.2.0|github.com/go-redis/redismock/v9/..."
 	"miniredis|github.com/alicebob/miniredis@v2.5.0+incompatible|github.com/alicebob/miniredis"
+	"gf-redis|github.com/gogf/gf/contrib/nosql/redis/v2@v2.9.0|github.com/gogf/gf/contrib/nosql/redis/v2/..."
 )
 modules+=("${heldout2[@]}")
 
