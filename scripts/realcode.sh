@@ -107,6 +107,8 @@ heldout2=(
 	"redismock|github.com/go-redis/redismock/v9@v9.2.0|github.com/go-redis/redismock/v9/..."
 	"miniredis|github.com/alicebob/miniredis@v2.5.0+incompatible|github.com/alicebob/miniredis"
 	"gf-redis|github.com/gogf/gf/contrib/nosql/redis/v2@v2.9.0|github.com/gogf/gf/contrib/nosql/redis/v2/..."
+	"redistimeseries|github.com/RedisTimeSeries/redistimeseries-go@v1.4.4|github.com/RedisTimeSeries/redistimeseries-go/..."
+	"redisbloom|github.com/RedisBloom/redisbloom-go@v1.0.0|github.com/RedisBloom/redisbloom-go/..."
 )
 modules+=("${heldout2[@]}")
 
