@@ -109,6 +109,7 @@ heldout2=(
 	"gf-redis|github.com/gogf/gf/contrib/nosql/redis/v2@v2.9.0|github.com/gogf/gf/contrib/nosql/redis/v2/..."
 	"redistimeseries|github.com/RedisTimeSeries/redistimeseries-go@v1.4.4|github.com/RedisTimeSeries/redistimeseries-go/..."
 	"redisbloom|github.com/RedisBloom/redisbloom-go@v1.0.0|github.com/RedisBloom/redisbloom-go/..."
+	"valkey-go|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go"
 )
 modules+=("${heldout2[@]}")
 
