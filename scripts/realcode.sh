@@ -110,6 +110,7 @@ heldout2=(
 	"redistimeseries|github.com/RedisTimeSeries/redistimeseries-go@v1.4.4|github.com/RedisTimeSeries/redistimeseries-go/..."
 	"redisbloom|github.com/RedisBloom/redisbloom-go@v1.0.0|github.com/RedisBloom/redisbloom-go/..."
 	"valkey-go|github.com/valkey-io/valkey-go@v1.0.79|github.com/valkey-io/valkey-go"
+	"openim|github.com/openimsdk/open-im-server/v3@v3.8.3|github.com/openimsdk/open-im-server/v3/pkg/common/storage/cache/redis"
 )
 modules+=("${heldout2[@]}")
 
