@@ -138,7 +138,7 @@ func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	for _, g := range groups {
 		var alts keyflow.Group
 		for _, v := range g {
-			if hasShape(v.Key) {
+			if keyflow.HasShape(v.Key) {
 				alts = append(alts, v)
 			}
 		}
@@ -160,20 +160,6 @@ func dropPlaceholders(groups []keyflow.Group) []keyflow.Group {
 		out[i] = g.WithoutPlaceholders()
 	}
 	return out
-}
-
-// hasShape reports whether a key holds some literal text, or is all
-// literal (the empty key "" is, and hashes to slot 0).
-func hasShape(k keyspace.Key) bool {
-	if k.IsLiteral() {
-		return true
-	}
-	for _, p := range k.Parts {
-		if !p.Unknown && p.Lit != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // reason is the colocation's reason, worded for two keys that look the same

@@ -34,6 +34,8 @@ import (
 //	               off a cluster
 //	  evalshadigest  EVALSHA of constant digests: placeholders, a digest
 //	               of the package's own script
+//	  paramkeys    a parameter passed on as a key beside keys the
+//	               function builds, which may differ among themselves
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

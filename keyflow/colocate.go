@@ -109,3 +109,19 @@ func concatAlts(a, b []Value, pos token.Pos) []Value {
 	})
 	return out
 }
+
+// HasShape reports whether a key holds some literal text, or is all
+// literal (the empty key "" is, and hashes to slot 0). A key that is only
+// an unknown value shows nothing of its slot: maybe-cross-slot is reported
+// only between keys that have a shape.
+func HasShape(k keyspace.Key) bool {
+	if k.IsLiteral() {
+		return true
+	}
+	for _, p := range k.Parts {
+		if !p.Unknown && p.Lit != "" {
+			return true
+		}
+	}
+	return false
+}

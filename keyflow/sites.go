@@ -798,7 +798,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		return
 	}
 	site.Col, site.Chosen = Colocate(groups)
-	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) {
+	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) || ownConflict(groups) {
 		return
 	}
 	site.Carried = true
@@ -855,6 +855,36 @@ func passesParam(keys []Value) bool {
 		}
 	}
 	return false
+}
+
+// ownConflict reports whether the keys that a function builds itself,
+// leaving out the parameters it passes on as they are, may already be in
+// different slots, between keys that have a shape (HasShape): whatever
+// the callers pass, the function's own keys are in doubt, so it is
+// checked itself, not carried. dtm's RedisCheckAdjustAmount(rd, key, ...)
+// runs a script with KEYS key, bkey1 and bkey2, the last two built from
+// different values without a hashtag.
+func ownConflict(groups []Group) bool {
+	var own []Group
+	for _, g := range groups {
+		var keep Group
+		for _, v := range g.WithoutPlaceholders() {
+			if p := v.Key.Parts; len(p) == 1 && p[0].Unknown && isParamID(p[0].ID) {
+				continue
+			}
+			if HasShape(v.Key) {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) > 0 {
+			own = append(own, keep)
+		}
+	}
+	if len(own) < 2 {
+		return false
+	}
+	col, _ := Colocate(own)
+	return col.Verdict != keyspace.Same
 }
 
 // isParamID reports whether id is a summary's "$N".

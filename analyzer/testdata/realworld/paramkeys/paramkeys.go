@@ -1,0 +1,51 @@
+// Package paramkeys holds commands whose keys mix a parameter passed on as
+// it is with keys the function builds itself, reduced from real projects.
+// The parameter's slot is its callers' to give, so such a command is
+// checked at the callers; but when the function's own keys may already be
+// in different slots, whatever the callers pass, it is checked where it
+// is.
+package paramkeys
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Origin: dtm-labs/dtm v1.19.0 (client/dtmcli/barrier_redis.go):
+// RedisCheckAdjustAmount(rd, key, amount, expire) runs a script with KEYS
+// key, bkey1 and bkey2; the barrier keys are built from the same global
+// and branch ids but different operations, without a hashtag. The method
+// is exported and its callers are elsewhere: carried to them, the finding
+// on its own keys was lost.
+type branchBarrier struct {
+	gid, branchID, op string
+}
+
+const adjust = `
+if redis.call('GET', KEYS[2]) then return 'DUPLICATE' end
+redis.call('SET', KEYS[2], 'op')
+redis.call('SET', KEYS[3], 'rollback')
+return redis.call('INCRBY', KEYS[1], ARGV[1])`
+
+func (bb *branchBarrier) CheckAdjustAmount(ctx context.Context, rd redis.Cmdable, key string, amount int, bid string) error {
+	bkey1 := fmt.Sprintf("%s-%s-%s-%s", bb.gid, bb.branchID, bb.op, bid)
+	bkey2 := fmt.Sprintf("%s-%s-%s-%s", bb.gid, bb.branchID, "try", bid)
+	return rd.Eval(ctx, adjust, []string{key, bkey1, bkey2}, amount).Err() // want `EVAL keys "<bb.gid>-01-cancel-<bid>" \(hashtag unknown\) and "<bb.gid>-01-try-<bid>" \(hashtag unknown\) may hash to different slots`
+}
+
+// checkAdjustAmountTagged is the fixed form: the barrier keys share the
+// global id's hashtag, and key's slot is the callers' to give: it is
+// checked at each of them.
+func (bb *branchBarrier) checkAdjustAmountTagged(ctx context.Context, rd redis.Cmdable, key string, amount int, bid string) error {
+	bkey1 := fmt.Sprintf("{%s}-%s-%s-%s", bb.gid, bb.branchID, bb.op, bid)
+	bkey2 := fmt.Sprintf("{%s}-%s-%s-%s", bb.gid, bb.branchID, "try", bid)
+	return rd.Eval(ctx, adjust, []string{key, bkey1, bkey2}, amount).Err()
+}
+
+func callers(ctx context.Context, rd *redis.ClusterClient, gid string) {
+	bb := &branchBarrier{gid: gid, branchID: "01", op: "cancel"}
+	bb.checkAdjustAmountTagged(ctx, rd, "{"+bb.gid+"}-balance", 30, "01")
+	bb.checkAdjustAmountTagged(ctx, rd, "balance:"+gid, 30, "01") // want `EVAL \(through checkAdjustAmountTagged at paramkeys.go:\d+\) keys "balance:<gid>" \(hashtag unknown\) and "{<bb.gid>}-01-cancel-01" \(hashtag "{<bb.gid>}"\) may hash to different slots`
+}
