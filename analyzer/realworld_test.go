@@ -36,6 +36,7 @@ import (
 //	               of the package's own script
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves
+//	  onekey       a key list sent whole only where it holds one key
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -226,29 +226,44 @@ func nameSign(name string) int {
 // oneKeyAtMost reports whether x is len(p) > 1 (or >= 2) of the key list
 // p that the site sends as all its keys: false, it leaves one key at most.
 func (e *evaluator) oneKeyAtMost(x ast.Expr, site *Site) bool {
-	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
-	if !ok || site == nil {
-		return false
+	op, n, ok := e.lenTest(x, site)
+	return ok && (op == token.GTR && n == 1 || op == token.GEQ && n == 2)
+}
+
+// lenTest reads x as len(p) op n, n a constant, of the key list p that
+// the site sends as all its keys (a parameter, keys []string or keys
+// ...string, passed on whole); 1 < len(p) is read len(p) > 1.
+func (e *evaluator) lenTest(x ast.Expr, site *Site) (op token.Token, n int64, ok bool) {
+	b, isBin := ast.Unparen(x).(*ast.BinaryExpr)
+	if !isBin || site == nil {
+		return 0, 0, false
 	}
 	lenArg, bound, op := b.X, b.Y, b.Op
 	if call, ok := ast.Unparen(b.Y).(*ast.CallExpr); ok && isBuiltin(e.g.info, call.Fun, "len") {
-		// 1 < len(p)
 		lenArg, bound = b.Y, b.X
 		switch op {
 		case token.LSS:
 			op = token.GTR
 		case token.LEQ:
 			op = token.GEQ
-		default:
-			return false
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
 		}
 	}
-	call, ok := ast.Unparen(lenArg).(*ast.CallExpr)
-	if !ok || !isBuiltin(e.g.info, call.Fun, "len") || len(call.Args) != 1 {
-		return false
+	n, ok = constInt(valueOf(e.g.info, bound))
+	if !ok || !e.isKeyList(lenArg, site) {
+		return 0, 0, false
 	}
-	n, ok := constInt(valueOf(e.g.info, bound))
-	if !ok || !(op == token.GTR && n == 1 || op == token.GEQ && n == 2) {
+	return op, n, true
+}
+
+// isKeyList reports whether x is len(p) of the key list p that the site
+// sends as all its keys.
+func (e *evaluator) isKeyList(x ast.Expr, site *Site) bool {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok || !isBuiltin(e.g.info, call.Fun, "len") || len(call.Args) != 1 {
 		return false
 	}
 	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
@@ -269,6 +284,87 @@ func (e *evaluator) oneKeyAtMost(x ast.Expr, site *Site) bool {
 	}
 	for _, grp := range groups {
 		if len(grp) != 1 || spreadIndex(grp[0].Key) < 0 || grp[0].Key.Parts[0].ID != p+"..." {
+			return false
+		}
+	}
+	return true
+}
+
+// oneKeyOnly reports whether the site's call runs only where the function
+// has found that the key list it sends whole holds one key at most, which
+// is in one slot: in the body of if len(keys) == 1 (or <= 1, < 2), in the
+// else of if len(keys) > 1, after if len(keys) > 1 { ...; return }, or in
+// case 0 or 1 of switch len(keys). OpenIM's DeleteCacheBySlot sends a
+// slice of one key in case 1, and groups the others by slot.
+func (g *Engine) oneKeyOnly(e *evaluator, site *Site) bool {
+	if e == nil || e.decl == nil || e.decl.Body == nil || site.Call == nil {
+		return false
+	}
+	// holds: x being true leaves one key at most; fails: x being false.
+	holds := func(x ast.Expr) bool {
+		for _, t := range flatten(x, token.LAND) {
+			op, n, ok := e.lenTest(t, site)
+			if ok && (op == token.EQL && n <= 1 || op == token.LEQ && n <= 1 || op == token.LSS && n <= 2) {
+				return true
+			}
+		}
+		return false
+	}
+	fails := func(x ast.Expr) bool {
+		for _, t := range flatten(x, token.LOR) {
+			op, n, ok := e.lenTest(t, site)
+			if ok && (op == token.GTR && n <= 1 || op == token.GEQ && n <= 2 || op == token.NEQ && n <= 1) {
+				return true
+			}
+		}
+		return false
+	}
+	path := e.pathTo(site.Call.Pos())
+	for k := 0; k+1 < len(path); k++ {
+		child := path[k+1]
+		switch n := path[k].(type) {
+		case *ast.IfStmt:
+			if child == n.Body && holds(n.Cond) || n.Else != nil && child == n.Else && fails(n.Cond) {
+				return true
+			}
+		case *ast.CaseClause:
+			if k >= 2 && len(n.List) > 0 && g.oneKeyCase(e, path[k-2], n, site, holds) {
+				return true
+			}
+		}
+		list, ok := stmtList(path[k])
+		if !ok {
+			continue
+		}
+		for _, st := range list {
+			if st == child {
+				break
+			}
+			if n, ok := st.(*ast.IfStmt); ok && n.Else == nil && e.endsFunction(n.Body.List) && fails(n.Cond) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneKeyCase reports whether a clause of switch len(keys) lists only 0
+// and 1, or a clause of a switch without a tag only tests that leave one
+// key at most.
+func (g *Engine) oneKeyCase(e *evaluator, sw ast.Node, cc *ast.CaseClause, site *Site, holds func(ast.Expr) bool) bool {
+	st, ok := sw.(*ast.SwitchStmt)
+	if !ok || st.Init != nil {
+		return false
+	}
+	for _, x := range cc.List {
+		if st.Tag == nil {
+			if !holds(x) {
+				return false
+			}
+			continue
+		}
+		n, ok := constInt(valueOf(g.info, x))
+		if !ok || n > 1 || !e.isKeyList(st.Tag, site) {
 			return false
 		}
 	}

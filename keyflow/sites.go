@@ -751,10 +751,10 @@ func (g *Engine) finish(s *Func) {
 
 // verdict sets a site's colocation verdict, and carries to the function's
 // callers the commands that may not share a slot only because of a
-// parameter passed on as it is. A call that runs only off a cluster
-// (guard.go) gets neither.
+// parameter passed on as it is. A call that runs only off a cluster, or
+// only where its key list holds one key (guard.go), gets neither.
 func (g *Engine) verdict(s *Func, site *Site) {
-	if g.standaloneOnly(s.e, site) {
+	if g.standaloneOnly(s.e, site) || g.oneKeyOnly(s.e, site) {
 		return
 	}
 	groups := site.AllKeys()
