@@ -757,6 +757,22 @@ func colocation(kind, command string, keys []string) *CrossSlotError {
 	return &CrossSlotError{Kind: kind, Command: command, Keys: keys, Slots: slots, Reason: reason, Fix: fix}
 }
 
+// queuedInTx are the commands that a TxPipeline or TxPipelined must not
+// queue, since it wraps what it queues in MULTI/EXEC itself, and what the
+// hook says of each.
+var queuedInTx = map[string]CrossSlotError{
+	"multi": {
+		Kind: KindNestedMulti, Command: "MULTI",
+		Reason: "MULTI queued in a transaction (TxPipeline, TxPipelined), which already starts with MULTI: Redis refuses it (\"MULTI calls can not be nested\") and still runs the transaction's other commands at EXEC",
+		Fix:    "drop the MULTI: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
+	},
+	"exec": {
+		Kind: KindExecInMulti, Command: "EXEC",
+		Reason: "EXEC queued in a transaction (TxPipeline, TxPipelined), which ends with EXEC: Redis runs the commands queued before it as the transaction and the ones after it outside any transaction, then answers the last EXEC \"ERR EXEC without MULTI\"",
+		Fix:    "drop the EXEC: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
+	},
+}
+
 // processPipeline checks a pipeline, or a transaction: cmds between MULTI
 // and EXEC.
 func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next redis.ProcessPipelineHook) error {
@@ -826,26 +842,11 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 			bad[i], anyBad = e, true
 			continue
 		}
-		if tx && name == "multi" {
+		if q, ok := queuedInTx[name]; ok && tx {
 			if bad == nil {
 				bad = make([]*CrossSlotError, len(cmds))
 			}
-			bad[i], anyBad = &CrossSlotError{
-				Kind: KindNestedMulti, Command: "MULTI",
-				Reason: "MULTI queued in a transaction (TxPipeline, TxPipelined), which already starts with MULTI: Redis refuses it (\"MULTI calls can not be nested\") and still runs the transaction's other commands at EXEC",
-				Fix:    "drop the MULTI: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
-			}, true
-			continue
-		}
-		if tx && name == "exec" {
-			if bad == nil {
-				bad = make([]*CrossSlotError, len(cmds))
-			}
-			bad[i], anyBad = &CrossSlotError{
-				Kind: KindExecInMulti, Command: "EXEC",
-				Reason: "EXEC queued in a transaction (TxPipeline, TxPipelined), which ends with EXEC: Redis runs the commands queued before it as the transaction and the ones after it outside any transaction, then answers the last EXEC \"ERR EXEC without MULTI\"",
-				Fix:    "drop the EXEC: TxPipelined and TxPipeline wrap their commands in MULTI/EXEC themselves",
-			}, true
+			bad[i], anyBad = &q, true
 			continue
 		}
 		if tx {
