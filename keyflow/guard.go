@@ -300,24 +300,26 @@ func (g *Engine) oneKeyOnly(e *evaluator, site *Site) bool {
 	if e == nil || e.decl == nil || e.decl.Body == nil || site.Call == nil {
 		return false
 	}
-	// holds: x being true leaves one key at most; fails: x being false.
-	holds := func(x ast.Expr) bool {
-		for _, t := range flatten(x, token.LAND) {
-			op, n, ok := e.lenTest(t, site)
-			if ok && (op == token.EQL && n <= 1 || op == token.LEQ && n <= 1 || op == token.LSS && n <= 2) {
+	// anyLenTest reports whether one of the terms that join makes of x
+	// tests the keys' length so that one key at most is left.
+	anyLenTest := func(x ast.Expr, join token.Token, leaves func(op token.Token, n int64) bool) bool {
+		for _, t := range flatten(x, join) {
+			if op, n, ok := e.lenTest(t, site); ok && leaves(op, n) {
 				return true
 			}
 		}
 		return false
 	}
+	// holds: x being true leaves one key at most; fails: x being false.
+	holds := func(x ast.Expr) bool {
+		return anyLenTest(x, token.LAND, func(op token.Token, n int64) bool {
+			return op == token.EQL && n <= 1 || op == token.LEQ && n <= 1 || op == token.LSS && n <= 2
+		})
+	}
 	fails := func(x ast.Expr) bool {
-		for _, t := range flatten(x, token.LOR) {
-			op, n, ok := e.lenTest(t, site)
-			if ok && (op == token.GTR && n <= 1 || op == token.GEQ && n <= 2 || op == token.NEQ && n <= 1) {
-				return true
-			}
-		}
-		return false
+		return anyLenTest(x, token.LOR, func(op token.Token, n int64) bool {
+			return op == token.GTR && n <= 1 || op == token.GEQ && n <= 2 || op == token.NEQ && n <= 1
+		})
 	}
 	path := e.pathTo(site.Call.Pos())
 	for k := 0; k+1 < len(path); k++ {
