@@ -581,10 +581,15 @@ func inMulti(name string, args []any) *CrossSlotError {
 			Fix:    "send MULTI once before its EXEC, or let TxPipelined send MULTI/EXEC",
 		}
 	}
-	keys := stringArgs(args[1:])
+	return watchInMulti(stringArgs(args[1:]), "sent on a connection in MULTI (a Conn, or Watch's Tx)")
+}
+
+// watchInMulti describes a WATCH of keys that Redis refuses because it
+// comes inside MULTI, where says how.
+func watchInMulti(keys []string, where string) *CrossSlotError {
 	e := &CrossSlotError{
 		Kind: KindWatchInMulti, Command: "WATCH", Keys: keys,
-		Reason: fmt.Sprintf("WATCH %s sent on a connection in MULTI (a Conn, or Watch's Tx): Redis refuses WATCH inside MULTI, and the keys are not watched", quoteList(keys)),
+		Reason: fmt.Sprintf("WATCH %s %s: Redis refuses WATCH inside MULTI, and the keys are not watched", quoteList(keys), where),
 		Fix:    "watch the keys before MULTI: Watch(ctx, fn, keys...) with TxPipelined inside fn",
 	}
 	for _, k := range keys {
@@ -830,16 +835,7 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 			if bad == nil {
 				bad = make([]*CrossSlotError, len(cmds))
 			}
-			keys := stringArgs(args[1:])
-			e := &CrossSlotError{
-				Kind: KindWatchInMulti, Command: "WATCH", Keys: keys,
-				Reason: fmt.Sprintf("WATCH %s queued in a transaction (TxPipeline, TxPipelined): Redis refuses WATCH inside MULTI, and the keys are not watched", quoteList(keys)),
-				Fix:    "watch the keys before MULTI: Watch(ctx, fn, keys...) with TxPipelined inside fn",
-			}
-			for _, k := range keys {
-				e.Slots = append(e.Slots, slot.Of(k))
-			}
-			bad[i], anyBad = e, true
+			bad[i], anyBad = watchInMulti(stringArgs(args[1:]), "queued in a transaction (TxPipeline, TxPipelined)"), true
 			continue
 		}
 		if q, ok := queuedInTx[name]; ok && tx {

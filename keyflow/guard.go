@@ -68,17 +68,28 @@ func (g *Engine) offCluster(e *evaluator, pos token.Pos, site *Site) bool {
 	if e == nil || e.decl == nil || e.decl.Body == nil {
 		return false
 	}
+	return e.guarded(pos,
+		func(cond ast.Expr) bool { return e.notCluster(cond, true, site) },
+		func(cond ast.Expr) bool { return e.notCluster(cond, false, site) },
+		g.singleNodeCase)
+}
+
+// guarded reports whether the code at pos runs only where conditions say
+// so: in the body of an if whose condition holds (then), in the else of
+// one whose condition fails (otherwise), after an if without else whose
+// body ends the function and whose condition fails, or in a clause of a
+// switch that clause accepts.
+func (e *evaluator) guarded(pos token.Pos, then, otherwise func(ast.Expr) bool, clause func(sw ast.Node, cc *ast.CaseClause) bool) bool {
 	path := e.pathTo(pos)
 	for k := 0; k+1 < len(path); k++ {
 		child := path[k+1]
-		if n, ok := path[k].(*ast.CaseClause); ok && k >= 2 && g.singleNodeCase(path[k-2], n) {
-			return true
-		}
-		if n, ok := path[k].(*ast.IfStmt); ok {
-			if child == n.Body && e.notCluster(n.Cond, true, site) {
+		switch n := path[k].(type) {
+		case *ast.IfStmt:
+			if child == n.Body && then(n.Cond) || n.Else != nil && child == n.Else && otherwise(n.Cond) {
 				return true
 			}
-			if n.Else != nil && child == n.Else && e.notCluster(n.Cond, false, site) {
+		case *ast.CaseClause:
+			if k >= 2 && clause(path[k-2], n) {
 				return true
 			}
 		}
@@ -90,8 +101,7 @@ func (g *Engine) offCluster(e *evaluator, pos token.Pos, site *Site) bool {
 			if st == child {
 				break
 			}
-			// if isCluster { ...; return } before the call.
-			if n, ok := st.(*ast.IfStmt); ok && n.Else == nil && e.endsFunction(n.Body.List) && e.notCluster(n.Cond, false, site) {
+			if n, ok := st.(*ast.IfStmt); ok && n.Else == nil && e.endsFunction(n.Body.List) && otherwise(n.Cond) {
 				return true
 			}
 		}
@@ -321,33 +331,9 @@ func (g *Engine) oneKeyOnly(e *evaluator, site *Site) bool {
 			return op == token.GTR && n <= 1 || op == token.GEQ && n <= 2 || op == token.NEQ && n <= 1
 		})
 	}
-	path := e.pathTo(site.Call.Pos())
-	for k := 0; k+1 < len(path); k++ {
-		child := path[k+1]
-		switch n := path[k].(type) {
-		case *ast.IfStmt:
-			if child == n.Body && holds(n.Cond) || n.Else != nil && child == n.Else && fails(n.Cond) {
-				return true
-			}
-		case *ast.CaseClause:
-			if k >= 2 && len(n.List) > 0 && g.oneKeyCase(e, path[k-2], n, site, holds) {
-				return true
-			}
-		}
-		list, ok := stmtList(path[k])
-		if !ok {
-			continue
-		}
-		for _, st := range list {
-			if st == child {
-				break
-			}
-			if n, ok := st.(*ast.IfStmt); ok && n.Else == nil && e.endsFunction(n.Body.List) && fails(n.Cond) {
-				return true
-			}
-		}
-	}
-	return false
+	return e.guarded(site.Call.Pos(), holds, fails, func(sw ast.Node, cc *ast.CaseClause) bool {
+		return len(cc.List) > 0 && g.oneKeyCase(e, sw, cc, site, holds)
+	})
 }
 
 // oneKeyCase reports whether a clause of switch len(keys) lists only 0
