@@ -237,26 +237,26 @@ const (
 	KindScript      = "script"      // a script's KEYS span slots, or it touches undeclared keys
 	// KindWatchInMulti is a WATCH queued inside MULTI (a TxPipeline or
 	// TxPipelined), which Redis refuses.
-	KindWatchInMulti = "watch-in-multi"
+	KindWatchInMulti = crossslot.KindWatchInMulti
 	// KindPooledTransaction is a raw WATCH, MULTI or EXEC sent with Do (or
 	// Process) on a pooled client: *redis.Client, *redis.ClusterClient,
 	// *redis.Ring. Each call may take another connection from the pool, so
 	// the WATCH protects nothing, and a connection may go back to the pool
 	// inside MULTI.
-	KindPooledTransaction = "pooled-transaction"
+	KindPooledTransaction = crossslot.KindPooledTransaction
 	// KindNestedMulti is a MULTI queued inside MULTI (a TxPipeline or
 	// TxPipelined), or sent with Do on a connection already in MULTI (a
 	// Conn, or Watch's Tx), which Redis refuses: "MULTI calls can not be
 	// nested".
-	KindNestedMulti = "nested-multi"
+	KindNestedMulti = crossslot.KindNestedMulti
 	// KindExecInMulti is an EXEC queued inside a TxPipeline or TxPipelined,
 	// which send EXEC themselves: Redis runs the commands queued before it
 	// as the transaction, those after it outside any transaction, and
 	// answers the last EXEC "ERR EXEC without MULTI".
-	KindExecInMulti = "exec-in-multi"
+	KindExecInMulti = crossslot.KindExecInMulti
 	// KindNoScript is an EVALSHA of a script whose source the hook has not
 	// seen: it cannot check the script's keys (see Hook).
-	KindNoScript = "noscript"
+	KindNoScript = crossslot.KindNoScript
 )
 
 // A CrossSlotError is what the hook found wrong with a command, transaction,
@@ -281,20 +281,7 @@ type CrossSlotError struct {
 }
 
 func (e *CrossSlotError) Error() string {
-	head := crossslot.Reply
-	switch e.Kind {
-	case KindWatchInMulti:
-		head = "ERR WATCH inside MULTI is not allowed"
-	case KindNestedMulti:
-		head = "ERR MULTI calls can not be nested"
-	case KindExecInMulti:
-		head = "ERR EXEC without MULTI"
-	case KindPooledTransaction:
-		head = "ERR " + e.Command + " through Do on a pooled client protects nothing"
-	case KindNoScript:
-		head = "NOSCRIPT No matching script. Please use EVAL."
-	}
-	return crossslot.Message(head, e.Command, e.Reason, e.Fix)
+	return crossslot.Message(crossslot.Head(e.Kind, e.Command), e.Command, e.Reason, e.Fix)
 }
 
 // RedisError marks the error as a server reply for go-redis, as the

@@ -34,10 +34,10 @@ const (
 	KindTransaction = "transaction" // a transaction's keys span slots
 	// KindWatchInMulti is a WATCH sent inside MULTI, which Redis refuses:
 	// "WATCH inside MULTI is not allowed".
-	KindWatchInMulti = "watch-in-multi"
+	KindWatchInMulti = crossslot.KindWatchInMulti
 	// KindNestedMulti is a MULTI sent inside MULTI, which Redis refuses:
 	// "MULTI calls can not be nested".
-	KindNestedMulti = "nested-multi"
+	KindNestedMulti = crossslot.KindNestedMulti
 	// KindScript is a script that touches keys it was not given in KEYS,
 	// or whose flags a cluster refuses (package luacheck).
 	KindScript = "script"
@@ -61,14 +61,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	head := crossslot.Reply
-	switch e.Kind {
-	case KindWatchInMulti:
-		head = "ERR WATCH inside MULTI is not allowed"
-	case KindNestedMulti:
-		head = "ERR MULTI calls can not be nested"
-	}
-	return crossslot.Message(head, e.Command, e.Reason, e.Fix)
+	return crossslot.Message(crossslot.Head(e.Kind, e.Command), e.Command, e.Reason, e.Fix)
 }
 
 // A Checker finds the keys of commands through a rule set's commands table.

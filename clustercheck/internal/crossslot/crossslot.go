@@ -43,6 +43,33 @@ func Split(keys []string) (slots []int, reason, fix string, split bool) {
 // Reply is Redis Cluster's reply to keys in different slots.
 const Reply = "CROSSSLOT Keys in request don't hash to the same slot"
 
+// Kinds of fault that both hooks report, beside keys in different slots.
+const (
+	KindWatchInMulti      = "watch-in-multi"
+	KindNestedMulti       = "nested-multi"
+	KindExecInMulti       = "exec-in-multi"
+	KindPooledTransaction = "pooled-transaction"
+	KindNoScript          = "noscript"
+)
+
+// Head is the reply Redis gives, or would give, to a fault of a kind, on
+// command: Reply for keys in different slots.
+func Head(kind, command string) string {
+	switch kind {
+	case KindWatchInMulti:
+		return "ERR WATCH inside MULTI is not allowed"
+	case KindNestedMulti:
+		return "ERR MULTI calls can not be nested"
+	case KindExecInMulti:
+		return "ERR EXEC without MULTI"
+	case KindPooledTransaction:
+		return "ERR " + command + " through Do on a pooled client protects nothing"
+	case KindNoScript:
+		return "NOSCRIPT No matching script. Please use EVAL."
+	}
+	return Reply
+}
+
 // Message is the text of a hook's error: the reply Redis gives (or would
 // give) head, then what slotlint found, "(slotlint: CMD: reason; fix)".
 func Message(head, command, reason, fix string) string {
