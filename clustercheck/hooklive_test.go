@@ -55,9 +55,10 @@ func TestHookReadOnlyScripts(t *testing.T) {
 func TestHookNestedMulti(t *testing.T) {
 	s := hookServer(t)
 	ctx := testCtx(t)
-	// Origin: code ported from a client without transactions of its own,
-	// which sent MULTI itself (bad); the fix leaves MULTI/EXEC to
-	// TxPipelined.
+	// Origin: redigo's transaction idiom, conn.Send("MULTI"), the writes,
+	// conn.Do("EXEC") (redigo's package documentation; GANDUWARD/GoWeb-'s
+	// redis5/redis5.go), ported into a TxPipelined that kept its MULTI
+	// (bad); the fix leaves MULTI/EXEC to TxPipelined.
 	nested := func(p redis.Pipeliner) error {
 		p.Do(ctx, "MULTI")
 		p.IncrBy(ctx, "{n}:count", 1)
@@ -199,10 +200,10 @@ func TestHookRing(t *testing.T) {
 func TestHookExecInMulti(t *testing.T) {
 	s := hookServer(t)
 	ctx := testCtx(t)
-	// Origin: a transfer written for a client whose transactions are
-	// MULTI, the writes and EXEC sent one by one (redigo's Send), ported
-	// into a TxPipelined that kept its EXEC (bad); the fix leaves EXEC to
-	// TxPipelined.
+	// Origin: redigo's transaction idiom, conn.Send("MULTI"), the writes,
+	// conn.Do("EXEC") (redigo's package documentation; GANDUWARD/GoWeb-'s
+	// redis5/redis5.go), ported into a TxPipelined that kept its EXEC
+	// (bad); the fix leaves EXEC to TxPipelined.
 	queued := func(p redis.Pipeliner) error {
 		p.DecrBy(ctx, "{x}:a", 1)
 		p.Do(ctx, "EXEC")
@@ -309,9 +310,10 @@ func TestHookMultiOnConn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Origin: a transaction sent command by command on one connection,
-	// whose retry path sends MULTI again before EXEC (bad); the fix sends
-	// MULTI once before its EXEC.
+	// Origin: the same redigo idiom (GANDUWARD/GoWeb-'s redis5/redis5.go)
+	// ported onto a go-redis Conn, conn.Do(ctx, "MULTI"), the writes,
+	// conn.Do(ctx, "EXEC"), with a retry path that sends MULTI again before
+	// EXEC (bad); the fix sends MULTI once before its EXEC.
 	c, _ := hooked(t, s, 3)
 	if err := raw.ConfigResetStat(ctx).Err(); err != nil {
 		t.Fatal(err)
