@@ -303,6 +303,10 @@ func (e *evaluator) endsCall(call *ast.CallExpr) bool { return NoReturn(e.g.info
 // os.Exit, runtime.Goexit, and the Fatal, Panic, FailNow and Skip
 // functions and methods of loggers and tests (package log's and testing's,
 // and other loggers', zap's or logrus's, which exit or panic the same way).
+// It goes by name rather than by x/tools' ctrlflow facts: the calls are
+// often through interfaces (testing.TB, a logger interface), and under go
+// vet the standard library is not analysed (cmd/slotlint's
+// standardPackage), so no fact would say that log.Fatal never returns.
 func NoReturn(info *types.Info, call *ast.CallExpr) bool {
 	if isBuiltin(info, call.Fun, "panic") {
 		return true
