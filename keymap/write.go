@@ -1,7 +1,6 @@
 package keymap
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/jsonout"
 	"github.com/slotlint/slotlint/keyspace"
 )
 
@@ -159,8 +159,7 @@ func (m *Map) WriteJSON(w io.Writer) error {
 			f.Commands = []Command{}
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc := jsonout.NewEncoder(w)
 	return enc.Encode(out)
 }
 

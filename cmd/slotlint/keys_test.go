@@ -85,6 +85,9 @@ func TestKeys(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil || r.code != 0 || len(m.Families) != 9 || len(m.Edges) != 6 || len(m.Groups) != 4 {
 		t.Errorf("-format=json: exit %d, %v, %d families, %d edges, %d groups\n%s", r.code, err, len(m.Families), len(m.Edges), len(m.Groups), r.stdout)
 	}
+	if !strings.Contains(r.stdout, "<") || strings.Contains(r.stdout, `\u003c`) {
+		t.Errorf("-format=json escapes < and > in key templates:\n%s", r.stdout)
+	}
 	for format, want := range map[string]string{"mermaid": "flowchart LR", "dot": "graph keyspace {"} {
 		if r := run(t, root, nil, bin, "keys", "-format="+format, "./testdata/demo/..."); r.code != 0 || !strings.HasPrefix(r.stdout, want) {
 			t.Errorf("-format=%s: exit %d\n%s%s", format, r.code, r.stdout, r.stderr)

@@ -157,6 +157,10 @@ func TestJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &tree); err != nil {
 			t.Fatalf("%s: %v; stdout:\n%s", args, err, r.stdout)
 		}
+		// Key templates read as they are: {<uid>}, not {\u003cuid\u003e}.
+		if !strings.Contains(r.stdout, `tmp:user:<uid>:cache`) || strings.Contains(r.stdout, `\u003c`) {
+			t.Errorf("%s: the JSON escapes < and > in key templates:\n%s", args, r.stdout)
+		}
 		var diags []jsonDiag
 		if err := json.Unmarshal(tree["github.com/slotlint/slotlint/testdata/demo/shop"]["slotlint"], &diags); err != nil {
 			t.Fatalf("%s: the shop package's diagnostics: %v; stdout:\n%s", args, err, r.stdout)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"go/token"
 	"maps"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/internal/jsonout"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
@@ -166,9 +166,7 @@ func runSARIF(cl *cmdline) int {
 	for _, f := range failures {
 		fmt.Fprintln(os.Stderr, f)
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	enc := jsonout.NewEncoder(os.Stdout)
 	if err := enc.Encode(w.log(failures)); err != nil {
 		fmt.Fprintf(os.Stderr, "slotlint: %v\n", err)
 		return 1

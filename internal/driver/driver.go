@@ -37,6 +37,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/internal/jsonout"
 )
 
 // A Config says what to analyse, and how.
@@ -440,7 +442,11 @@ func (r *Result) PrintText(w io.Writer, a *analysis.Analyzer, contextLines int) 
 // PrintJSON prints x/tools' JSON tree: diagnostics by package ID and
 // analyzer name, and an error for each root package that failed.
 func (r *Result) PrintJSON(w io.Writer, a *analysis.Analyzer) error {
-	return r.Graph(a).PrintJSON(w)
+	out := jsonout.Writer(w)
+	if err := r.Graph(a).PrintJSON(out); err != nil {
+		return err
+	}
+	return out.Close()
 }
 
 // Count is the number of diagnostics, each counted once even when it is in

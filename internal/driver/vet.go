@@ -25,6 +25,8 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
+
+	"github.com/slotlint/slotlint/internal/jsonout"
 )
 
 // Under go vet, the go command runs the vet tool once per package, in
@@ -174,7 +176,9 @@ func Vet(cfg *VetConfig, a *analysis.Analyzer, opts VetOptions) int {
 	}
 	g := &checker.Graph{Roots: []*checker.Action{act}}
 	if opts.JSON {
-		g.PrintJSON(os.Stdout) // as unitchecker, whatever was found
+		out := jsonout.Writer(os.Stdout)
+		g.PrintJSON(out) // as unitchecker, whatever was found
+		out.Close()
 		return 0
 	}
 	var buf bytes.Buffer

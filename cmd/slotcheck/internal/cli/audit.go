@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 
 	slotlint "github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/internal/jsonout"
 	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
@@ -429,7 +429,6 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 	}
 	out.EmptyFamilies = append([]string{}, r.EmptyFamilies()...)
 	_ = rules
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc := jsonout.NewEncoder(w)
 	return enc.Encode(out)
 }

@@ -2,10 +2,11 @@ package cli
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/slotlint/slotlint/internal/jsonout"
 )
 
 // keyEncoding says, in JSON output, how keys are written.
@@ -18,11 +19,11 @@ type jsonKey string
 
 func (k jsonKey) MarshalJSON() ([]byte, error) {
 	if utf8.ValidString(string(k)) {
-		return json.Marshal(struct {
+		return jsonout.Marshal(struct {
 			Key string `json:"key"`
 		}{string(k)})
 	}
-	return json.Marshal(struct {
+	return jsonout.Marshal(struct {
 		Key string `json:"key_base64"`
 	}{base64.StdEncoding.EncodeToString([]byte(k))})
 }

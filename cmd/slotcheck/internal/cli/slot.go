@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/internal/jsonout"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -95,8 +95,7 @@ func runSlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
+		enc := jsonout.NewEncoder(stdout)
 		if err := enc.Encode(rows); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	slotlint "github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck"
+	"github.com/slotlint/slotlint/internal/jsonout"
 )
 
 const verifyHelp = `slotcheck verify: check the rules' key families against a live cluster.
@@ -161,7 +161,6 @@ func writeVerifyJSON(w io.Writer, r *clustercheck.RulesCheck) {
 		}
 		out.Groups = append(out.Groups, jg)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc := jsonout.NewEncoder(w)
 	enc.Encode(out)
 }
