@@ -30,6 +30,8 @@ import (
 //	            watchmisuse: watch-in-multi and pooled-transaction
 //	ignore        //slotlint:ignore directives (ignore-directive), run
 //	              with the cross-slot family whose findings they suppress
+//	checks/NAME   each check's bad and good example, one folder a check
+//	              (checks_test.go), which its page in docs/checks shows
 //
 // Each test loads go-redis once, which dominates its time.
 

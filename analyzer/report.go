@@ -86,7 +86,16 @@ func (r *reporter) add(d diag) {
 	if r.off(d.category) {
 		return
 	}
-	r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.end, Category: d.category, Message: d.message, Related: d.related})
+	r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.end, Category: d.category, URL: pageURL(d.category), Message: d.message, Related: d.related})
+}
+
+// pageURL is the address of the page of a finding's check (gopls links
+// the finding to it).
+func pageURL(category string) string {
+	if c, ok := checks.Lookup(category); ok {
+		return c.URL()
+	}
+	return ""
 }
 
 // flush reports directives without a reason, and directives that
@@ -105,7 +114,7 @@ func (r *reporter) flush() {
 		if r.off(checks.IgnoreDirective) {
 			continue
 		}
-		r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.pos + token.Pos(len(ignorePrefix)), Category: checks.IgnoreDirective, Message: msg})
+		r.pass.Report(analysis.Diagnostic{Pos: d.pos, End: d.pos + token.Pos(len(ignorePrefix)), Category: checks.IgnoreDirective, URL: pageURL(checks.IgnoreDirective), Message: msg})
 	}
 }
 

@@ -115,14 +115,15 @@ type Check struct {
 	// Description says more: what is wrong, and what to do about it. It is
 	// plain text, in sentences.
 	Description string
-	// Anchor is the anchor of the README section that shows the check with
-	// bad and good code, without the "#".
+	// Anchor is the anchor of the README section that says more of the
+	// check, without the "#": its page links there.
 	Anchor string
 }
 
-// URL returns the address of the README section that shows the check.
+// URL returns the address of the check's page, docs/checks/NAME.md: what
+// a finding means, bad and good code, and how to turn the check off.
 func (c Check) URL() string {
-	return "https://github.com/slotlint/slotlint#" + c.Anchor
+	return "https://github.com/slotlint/slotlint/blob/main/docs/checks/" + c.Name + ".md"
 }
 
 // registry lists the checks, family by family, in the order in which the
@@ -320,15 +321,30 @@ func Text() string {
 	return b.String()
 }
 
-// Markdown returns the README's table of checks: one row a check, with
-// its name linked to the README section that shows it, its family, its doc
-// and its default severity.
-func Markdown() string {
+// Markdown returns the table of checks, in the README and in
+// docs/checks/README.md: one row a check, with its name linked to its page
+// in dir ("docs/checks/" from the README, "" beside the pages), its family,
+// its doc and its default severity.
+func Markdown(dir string) string {
 	var b strings.Builder
 	b.WriteString("| check | family | what it means | default |\n")
 	b.WriteString("|---|---|---|---|\n")
 	for _, c := range registry {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", c.Name, c.Anchor, c.Family, markdownText(c.Doc), c.Severity)
+		fmt.Fprintf(&b, "| [`%s`](%s%s.md) | %s | %s | %s |\n", c.Name, dir, c.Name, c.Family, markdownText(c.Doc), c.Severity)
+	}
+	return b.String()
+}
+
+// Listing returns the checks as slotlint -list-checks prints them: a line a
+// check, with its name, its default severity and its doc, in columns.
+func Listing() string {
+	width := 0
+	for _, c := range registry {
+		width = max(width, len(c.Name))
+	}
+	var b strings.Builder
+	for _, c := range registry {
+		fmt.Fprintf(&b, "%-*s  %-7s  %s\n", width, c.Name, c.Severity, c.Doc)
 	}
 	return b.String()
 }

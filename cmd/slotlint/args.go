@@ -22,6 +22,8 @@ var driverFlags = map[string]bool{
 	// Legacy vet flags, without effect.
 	"source": true, "v": true, "all": true, "tags": false,
 	"cache": true,
+	// slotlint's own, which print and exit (checkinfo.go).
+	"list-checks": true, "explain": false,
 }
 
 // checkerFlags are the flags that only x/tools' checker, the go/packages

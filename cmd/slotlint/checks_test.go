@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -175,5 +176,42 @@ func TestCategoriesAreRegistered(t *testing.T) {
 		if _, ok := seen[name]; !ok {
 			t.Errorf("no test module under analyzer/ has a %s finding", name)
 		}
+	}
+}
+
+// Every check of the registry has a row in slotlint -list-checks, with its
+// default severity, and a page that slotlint -explain prints: the page of
+// docs/checks, which the analyzer's TestCheckFolders keeps up to date. A
+// name that is not a check is refused with the list of checks.
+func TestListChecksAndExplain(t *testing.T) {
+	bin := slotlintBin(t)
+	t.Parallel()
+	r := run(t, ".", nil, bin, "-list-checks")
+	if r.code != 0 {
+		t.Fatalf("slotlint -list-checks: exit %d\n%s", r.code, r.stderr)
+	}
+	rows := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(rows) != len(checks.All()) {
+		t.Errorf("slotlint -list-checks prints %d rows for %d checks:\n%s", len(rows), len(checks.All()), r.stdout)
+	}
+	for i, c := range checks.All() {
+		if i >= len(rows) || !slices.Equal(strings.Fields(rows[i])[:2], []string{c.Name, string(c.Severity)}) || !strings.HasSuffix(rows[i], c.Doc) {
+			t.Errorf("slotlint -list-checks has no row %d for %s (%s): %s", i+1, c.Name, c.Severity, c.Doc)
+		}
+		page, err := os.ReadFile(filepath.Join("..", "..", "docs", "checks", c.Name+".md"))
+		if err != nil {
+			t.Errorf("check %s: %v", c.Name, err)
+			continue
+		}
+		for _, args := range [][]string{{"-explain", c.Name}, {"-explain=" + c.Name}} {
+			r := run(t, ".", nil, bin, args...)
+			if r.code != 0 || !strings.HasPrefix(r.stdout, "# "+c.Name+"\n") || !strings.HasSuffix(string(page), r.stdout) {
+				t.Errorf("slotlint %s: exit %d, does not print docs/checks/%s.md:\n%s%s", strings.Join(args, " "), r.code, c.Name, r.stdout, r.stderr)
+			}
+		}
+	}
+	r = run(t, ".", nil, bin, "-explain", "los-update")
+	if want := `-explain: unknown check "los-update" (did you mean lost-update?)`; r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("slotlint -explain los-update: exit %d, want 2 and %q; stderr:\n%s", r.code, want, r.stderr)
 	}
 }

@@ -76,11 +76,16 @@ func main() {
 	}
 	flag.Var(formatFlag{}, "format", "output format: text, json (the same as -json) or sarif")
 	flag.Bool("cache", true, "standalone: read and write the cache of each package's results; -cache=false analyses every package anew")
+	flag.Bool("list-checks", false, "print the checks, with their default severities, and exit")
+	flag.String("explain", "", "print the page of the check `NAME`: what a finding means, bad and good code, how to turn it off; and exit")
 	cl, err := parseArgs(os.Args[1:])
 	if err != nil {
 		// singlechecker parses the same flags and says what is wrong.
 		singlechecker.Main(analyzer.Analyzer)
 		return
+	}
+	if cl.set["list-checks"] || cl.set["explain"] {
+		os.Exit(checkInfo(cl, os.Stdout, os.Stderr))
 	}
 	if cl.values["V"] == "full" && printVersion(os.Stdout) {
 		// go vet asks this at every run; see version.go.
