@@ -5,7 +5,9 @@
 // It rewrites only the lines from "# BEGIN GENERATED commands" to
 // "# END GENERATED commands" and leaves the rest of the file as it is; a
 // missing file is created with "version: 1" and the markers. The output
-// depends only on the server: the same server gives the same bytes.
+// depends only on the server and on the commands the file records from
+// other sources (or the -specs folder): the same server gives the same
+// bytes.
 //
 // Usage, from the module root (go generate runs it so):
 //
