@@ -25,8 +25,8 @@ type docsPage struct {
 	Hints        []string    `yaml:"hints"` // command tips
 	KeySpecs     []yaml.Node `yaml:"key_specs"`
 	Arguments    []jsonArg   `yaml:"arguments"`
+	Since        string      `yaml:"since"`
 	// Kept for whoever reads the file; gencommands does not use them.
-	Since  string `yaml:"since"`
 	Group  string `yaml:"group"`
 	Module string `yaml:"module"`
 }
@@ -73,6 +73,7 @@ func readFrontMatter(file string) (pages map[string]map[string]jsonCommand, line
 			return nil, nil, fmt.Errorf("%s: page %s has title %q, which is not the command of a page named %s", at(k), k.Value, p.Title, want)
 		}
 		jc := jsonCommand{
+			Since:        p.Since,
 			Arity:        p.Arity,
 			CommandFlags: p.CommandFlags,
 			CommandTips:  p.Hints,

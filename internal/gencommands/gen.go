@@ -27,6 +27,22 @@ type command struct {
 	Split   bool // tips include request_policy:multi_shard
 	Keys    []keySpec
 	Unknown int // key specs whose position COMMAND INFO does not give
+	// Origin is where the facts of a command that the live server does
+	// not have were read; zero for the server's own commands.
+	Origin origin
+}
+
+// An origin says where the facts of a command come from: the file of a
+// public repository, at a commit, that has its key specs (or the arguments
+// they were derived from), and the version that added the command, as that
+// file gives it. rules.yaml keeps it in the comment of the command's line,
+// so that go generate can write the command again without the file.
+type origin struct {
+	Repo, Path, Commit string
+	Since              string // "" when the file gives none
+	// Derived is true when the file has no key specs and the keys'
+	// positions were derived from the arguments of type key.
+	Derived bool
 }
 
 // A keySpec is a key spec in the terms of rules.yaml.
@@ -307,8 +323,11 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 	fmt.Fprintf(&b, "# Redis %s. Do not edit this section by hand: run go generate again.\n", version)
 	if len(sources) > 0 {
 		gensection.WrapComment(&b, "", "The commands that Redis "+version+" does not have, newer ones and module commands, "+
-			"come after it, from the command JSON files and command pages in internal/gencommands/specs, "+
-			"each group under a comment naming its source.")
+			"come after it, each group under a comment naming its source. The comment of each of these commands "+
+			"gives the version that added it, as its file says (Redis's, or the module's for a module's file), "+
+			"and the repository, path and commit of the file its facts were read from. go generate writes them "+
+			"again as recorded here; gencommands -specs DIR reads them from copies of those files instead "+
+			"(internal/gencommands/README.md says how).")
 	}
 	b.WriteString("commands:\n")
 	for _, c := range cmds {
@@ -318,28 +337,7 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 		if len(s.Commands) == 0 {
 			continue
 		}
-		text := "From " + s.What + ", in " + s.Repo + " (internal/gencommands/specs/" + s.Dir + ", with the commit of each file)."
-		switch withKeys := commandsWithKeys(s.Commands); {
-		case len(s.Derived) == 0:
-		case len(s.Derived) == withKeys:
-			text += " It has no key specs: the generator derived the keys' positions from the arguments of type \"key\", " +
-				"so these key specs have no flags."
-		default:
-			names := make([]string, len(s.Derived))
-			for i, n := range s.Derived {
-				names[i] = strings.ToUpper(strings.ReplaceAll(n, "|", " "))
-			}
-			list := names[len(names)-1]
-			if len(names) > 1 {
-				list = strings.Join(names[:len(names)-1], ", ") + " and " + list
-			}
-			text += " The files of " + list + " have no key specs: for these the generator derived " +
-				"the keys' positions from the arguments of type \"key\", so their key specs have no flags."
-		}
-		if s.NoFlags {
-			text += " It gives no command flags, so slotlint does not know which of these commands write."
-		}
-		gensection.WrapComment(&b, "  ", text)
+		gensection.WrapComment(&b, "  ", sourceComment(s))
 		for _, c := range s.Commands {
 			b.WriteString("  " + formatCommand(c) + "\n")
 		}
@@ -348,16 +346,42 @@ func formatSection(version string, cmds []command, sources []specSource) string 
 	return b.String()
 }
 
-// commandsWithKeys counts the commands that have key specs.
-func commandsWithKeys(cmds []command) int {
-	n := 0
-	for _, c := range cmds {
-		if len(c.Keys) > 0 {
-			n++
+// sourceComment is the comment over a source's commands. It names the
+// source's directory in a -specs folder in a form that readRecords finds
+// again (sourceDirRE).
+func sourceComment(s specSource) string {
+	text := "From " + s.What + ", in " + s.Repo + " (" + s.Dir + " in a -specs directory)."
+	var derived []string
+	withKeys, noFlags := 0, true
+	for _, c := range s.Commands {
+		if c.Origin.Derived {
+			derived = append(derived, strings.ToUpper(strings.ReplaceAll(c.Name, "|", " ")))
 		}
+		if len(c.Keys) > 0 {
+			withKeys++
+		}
+		noFlags = noFlags && len(c.Flags) == 0
 	}
-	return n
+	switch {
+	case len(derived) == 0:
+	case len(derived) == withKeys:
+		text += " It has no key specs: the generator derived the keys' positions from the arguments of type \"key\", " +
+			"so these key specs have no flags."
+	default:
+		list := derived[len(derived)-1]
+		if len(derived) > 1 {
+			list = strings.Join(derived[:len(derived)-1], ", ") + " and " + list
+		}
+		text += " The files of " + list + " have no key specs: for these the generator derived " +
+			"the keys' positions from the arguments of type \"key\", so their key specs have no flags."
+	}
+	if noFlags {
+		text += " It gives no command flags, so slotlint does not know which of these commands write."
+	}
+	return text
 }
+
+var sourceDirRE = regexp.MustCompile(`\((\S+) in a -specs directory\)\.`)
 
 // formatCommand renders one command as "name: {field: value, ...}".
 func formatCommand(c command) string {
@@ -377,15 +401,32 @@ func formatCommand(c command) string {
 		fields = append(fields, "keys: ["+strings.Join(specs, ", ")+"]")
 	}
 	line := scalar(c.Name) + ": {" + strings.Join(fields, ", ") + "}"
+	var notes []string
 	if c.Unknown > 0 {
 		specs := "key specs"
 		if c.Unknown == 1 {
 			specs = "key spec"
 		}
-		line += fmt.Sprintf("  # and %d %s of unknown position", c.Unknown, specs)
+		notes = append(notes, fmt.Sprintf("and %d %s of unknown position", c.Unknown, specs))
+	}
+	if o := c.Origin; o.Repo != "" {
+		if o.Since != "" {
+			notes = append(notes, "since "+o.Since)
+		}
+		if o.Derived {
+			notes = append(notes, derivedNote)
+		}
+		notes = append(notes, "from "+o.Repo+" "+o.Path+"@"+o.Commit)
+	}
+	if len(notes) > 0 {
+		line += "  # " + strings.Join(notes, "; ")
 	}
 	return line
 }
+
+// derivedNote marks, in a command's comment, keys derived from the
+// arguments' types.
+const derivedNote = "keys from its arguments"
 
 func formatKeySpec(ks keySpec) string {
 	var f []string

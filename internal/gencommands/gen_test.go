@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -95,26 +96,6 @@ func TestFormatCapturedReply(t *testing.T) {
 	}
 }
 
-// yamlKeySpec and yamlCommand read a section back.
-type yamlKeySpec struct {
-	Index     int      `yaml:"index"`
-	Keyword   string   `yaml:"keyword"`
-	StartFrom int      `yaml:"startfrom"`
-	LastKey   int      `yaml:"lastkey"`
-	Step      int      `yaml:"step"`
-	Limit     int      `yaml:"limit"`
-	KeyNum    *int     `yaml:"keynum"`
-	FirstKey  int      `yaml:"firstkey"`
-	Flags     []string `yaml:"flags"`
-}
-
-type yamlCommand struct {
-	Arity int           `yaml:"arity"`
-	Flags []string      `yaml:"flags"`
-	Split bool          `yaml:"split"`
-	Keys  []yamlKeySpec `yaml:"keys"`
-}
-
 // decodeSection parses a section with a YAML library and returns its
 // commands in the generator's terms, for comparison with what was
 // formatted. Key specs of unknown position are counted from the comments.
@@ -144,16 +125,8 @@ func decodeSection(t *testing.T, section string) []command {
 	}
 	var cmds []command
 	for name, yc := range doc.Commands {
-		c := command{Name: name, Arity: yc.Arity, Flags: yc.Flags, Split: yc.Split, Unknown: unknown[name]}
-		for _, yk := range yc.Keys {
-			ks := keySpec{Index: yk.Index, Keyword: yk.Keyword, StartFrom: yk.StartFrom, Step: yk.Step, Flags: yk.Flags}
-			if yk.KeyNum != nil {
-				ks.IsKeyNum, ks.KeyNumIdx, ks.FirstKey = true, *yk.KeyNum, yk.FirstKey
-			} else {
-				ks.LastKey, ks.Limit = yk.LastKey, yk.Limit
-			}
-			c.Keys = append(c.Keys, ks)
-		}
+		c := yc.command(name)
+		c.Unknown = unknown[name]
 		cmds = append(cmds, c)
 	}
 	slices.SortFunc(cmds, func(a, b command) int { return strings.Compare(a.Name, b.Name) })
@@ -265,7 +238,7 @@ func TestCommittedSection(t *testing.T) {
 	s := redistest.StartStandalone(t)
 	live := liveSection(t, s)
 
-	file, err := os.ReadFile(filepath.Join("..", "..", "rules.yaml"))
+	file, err := os.ReadFile(rulesFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,6 +262,48 @@ func TestCommittedSection(t *testing.T) {
 	}
 }
 
+// TestRunKeepsRulesFile runs gencommands as go generate does, on a copy
+// of rules.yaml, against a live server: without -specs (the records), and,
+// when SLOTLINT_SPECS_DIR names a folder of copies of the spec files, with
+// -specs. When the server is the version the section was made from, the
+// file stays byte for byte what it was.
+func TestRunKeepsRulesFile(t *testing.T) {
+	s := redistest.StartStandalone(t)
+	want, err := os.ReadFile(rulesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end, err := findSection(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv, lv := sectionVersion(string(want[begin:end])), sectionVersion(liveSection(t, s)); cv != lv {
+		t.Skipf("rules.yaml's commands are from Redis %s, the server here is %s", cv, lv)
+	}
+	specs := []string{""}
+	if dir := os.Getenv(specsEnv); dir != "" {
+		specs = append(specs, dir)
+	} else {
+		t.Logf("%s is not set: only the run without -specs", specsEnv)
+	}
+	for _, dir := range specs {
+		out := filepath.Join(t.TempDir(), "rules.yaml")
+		if err := os.WriteFile(out, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := run(s.Addr, s.Password, out, dir); err != nil {
+			t.Fatalf("-specs %q: %v", dir, err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("-specs %q changed rules.yaml\n%s", dir, firstDifference(string(want), string(got)))
+		}
+	}
+}
+
 func liveSection(t *testing.T, s *redistest.Server) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -299,7 +314,7 @@ func liveSection(t *testing.T, s *redistest.Server) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources, err := loadSpecs("specs", cmds)
+	sources, err := readRecords(rulesFile, cmds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,20 +5,29 @@
 // It rewrites only the lines from "# BEGIN GENERATED commands" to
 // "# END GENERATED commands" and leaves the rest of the file as it is; a
 // missing file is created with "version: 1" and the markers. The output
-// depends only on the server: the same server gives the same bytes.
+// depends only on the server and on the commands the file records from
+// other sources (or the -specs folder): the same server gives the same
+// bytes.
 //
 // Usage, from the module root (go generate runs it so):
 //
 //	go run ./internal/gencommands [-addr host:port] [-password pw] [-o rules.yaml] [-specs dir]
+//	go run ./internal/gencommands [-o rules.yaml] -manifests dir
 //
 // Without -addr it starts a redis-server from PATH on a Unix socket in a
 // temporary directory, and stops it when done.
 //
 // The commands the server does not have (those newer than it, and module
 // commands: RedisJSON, RedisTimeSeries, the probabilistic types, vector
-// sets) come from the command JSON files under -specs
-// (internal/gencommands/specs), copied from Redis's and the modules' public
-// source; see the README there. The server's own commands take precedence.
+// sets) come from files of Redis's and the modules' public source, which
+// slotlint does not ship: rules.yaml records, on each such command's line,
+// the version that added it and the repository, path and commit of the file
+// its facts come from. Without -specs, gencommands writes these commands
+// again as the rules file records them (those the server has aside). With
+// -specs dir, it reads them from copies of those files under dir instead;
+// see README.md here. The server's own commands take precedence. With
+// -manifests dir, it writes the MANIFEST.tsv files of such a folder from
+// the rules file's records, and needs no server.
 package main
 
 import (
@@ -41,8 +50,16 @@ func main() {
 	addr := flag.String("addr", "", "address of a running Redis server (host:port); by default a redis-server is started")
 	password := flag.String("password", "", "password of the server's default user")
 	out := flag.String("o", "rules.yaml", "the rules file to update")
-	specs := flag.String("specs", filepath.Join("internal", "gencommands", "specs"), "the directory of command JSON files for the commands the server does not have")
+	specs := flag.String("specs", "", "a directory of command JSON files for the commands the server does not have (see internal/gencommands/README.md); by default they are kept as the rules file records them")
+	manifests := flag.String("manifests", "", "write, under this directory, the MANIFEST.tsv of each source that the rules file records, to start a -specs directory from, and exit")
 	flag.Parse()
+	if *manifests != "" {
+		if err := writeManifests(*out, *manifests); err != nil {
+			fmt.Fprintln(os.Stderr, "gencommands:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*addr, *password, *out, *specs); err != nil {
 		fmt.Fprintln(os.Stderr, "gencommands:", err)
 		os.Exit(1)
@@ -72,7 +89,12 @@ func run(addr, password, out, specs string) error {
 	if err != nil {
 		return err
 	}
-	sources, err := loadSpecs(specs, cmds)
+	var sources []specSource
+	if specs != "" {
+		sources, err = loadSpecs(specs, cmds)
+	} else {
+		sources, err = readRecords(out, cmds)
+	}
 	if err != nil {
 		return err
 	}

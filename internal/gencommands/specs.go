@@ -3,38 +3,30 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
 
-// A specSource is one directory of specs/: command JSON files copied from a
-// public repository, for the commands that the live server does not have
-// (commands newer than it, and module commands).
+// A specSource is one source of the commands that the live server does not
+// have (commands newer than it, and module commands): a directory of a
+// -specs folder, of files copied from a public repository, or the group of
+// rules.yaml's commands that were read from it (see readRecords).
 type specSource struct {
-	Dir string // the directory under specs/
+	Dir string // the directory in a -specs folder
 	// What says where the files come from, for the comment in rules.yaml.
 	What string
-	// Repo and the files' paths and commits come from the directory's
-	// MANIFEST.tsv.
-	Repo  string
-	Files []specFile
+	// Repo is the repository: in a folder, MANIFEST.tsv's first line.
+	Repo string
 	// Commands are the commands of the source that the table does not
-	// have yet, sorted by name. Derived names those of them whose file has
-	// no key specs, whose keys were found from the arguments' types.
+	// have yet, sorted by name, each with its origin.
 	Commands []command
-	Derived  []string
-	// NoFlags is true when no command of the source has command flags.
-	NoFlags bool
-}
-
-// A specFile is one file of a source, at the commit it was copied from.
-type specFile struct {
-	Path, Commit string
 }
 
 // specSources lists the sources in the order they are used: a command is
@@ -61,6 +53,8 @@ var specSources = []struct {
 // src/commands/*.json (which the modules' commands.json files share, but
 // for key specs, arity and flags).
 type jsonCommand struct {
+	Since        string        `json:"since"`
+	ModuleSince  string        `json:"module_since"` // valkey-json's name for since
 	Arity        *int          `json:"arity"`
 	Container    string        `json:"container"`
 	CommandFlags []string      `json:"command_flags"`
@@ -109,10 +103,6 @@ type jsonArg struct {
 // commands that have (the live table) does not, in the order of
 // specSources. A command in two sources is taken from the first.
 func loadSpecs(dir string, have []command) ([]specSource, error) {
-	seen := map[string]bool{}
-	for _, c := range have {
-		seen[c.Name] = true
-	}
 	var out []specSource
 	for _, s := range specSources {
 		src, err := loadSource(filepath.Join(dir, s.dir), s.docs)
@@ -120,22 +110,31 @@ func loadSpecs(dir string, have []command) ([]specSource, error) {
 			return nil, err
 		}
 		src.Dir, src.What = s.dir, s.what
-		var cmds []command
-		var derived []string
-		for _, c := range src.Commands {
-			if seen[c.Name] {
-				continue
-			}
-			seen[c.Name] = true
-			cmds = append(cmds, c)
-			if slices.Contains(src.Derived, c.Name) {
-				derived = append(derived, c.Name)
-			}
-		}
-		src.Commands, src.Derived = cmds, derived
 		out = append(out, src)
 	}
-	return out, nil
+	return without(out, have), nil
+}
+
+// without returns the sources without the commands that have has, and
+// without those an earlier source has.
+func without(sources []specSource, have []command) []specSource {
+	seen := map[string]bool{}
+	for _, c := range have {
+		seen[c.Name] = true
+	}
+	var out []specSource
+	for _, s := range sources {
+		var cmds []command
+		for _, c := range s.Commands {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				cmds = append(cmds, c)
+			}
+		}
+		s.Commands = cmds
+		out = append(out, s)
+	}
+	return out
 }
 
 // loadSource reads one source directory: MANIFEST.tsv, whose first line is
@@ -146,32 +145,11 @@ func loadSpecs(dir string, have []command) ([]specSource, error) {
 func loadSource(dir string, docs bool) (specSource, error) {
 	var src specSource
 	mpath := filepath.Join(dir, "MANIFEST.tsv")
-	mdata, err := os.ReadFile(mpath)
+	repo, commits, err := readManifest(mpath)
 	if err != nil {
 		return src, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(mdata))
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(text, "\t")
-		if !ok || k == "" || v == "" {
-			return src, fmt.Errorf("%s:%d: want two fields separated by a tab, got %q", mpath, line, text)
-		}
-		if k == "repository" {
-			src.Repo = v
-			continue
-		}
-		if len(v) != 40 {
-			return src, fmt.Errorf("%s:%d: commit %q is not 40 hex digits", mpath, line, v)
-		}
-		src.Files = append(src.Files, specFile{k, v})
-	}
-	if src.Repo == "" {
-		return src, fmt.Errorf("%s: no repository line", mpath)
-	}
+	src.Repo = repo
 	var files map[string]map[string]jsonCommand
 	var cpath string
 	// where says where a file's entry is in cpath, for errors.
@@ -194,21 +172,19 @@ func loadSource(dir string, docs bool) (specSource, error) {
 			return src, fmt.Errorf("%s: %v", cpath, err)
 		}
 	}
-	listed := map[string]bool{}
-	for _, f := range src.Files {
-		listed[f.Path] = true
-		if _, ok := files[f.Path]; !ok {
-			return src, fmt.Errorf("%s lists %s, which %s does not have", mpath, f.Path, cpath)
+	for path := range commits {
+		if _, ok := files[path]; !ok {
+			return src, fmt.Errorf("%s lists %s, which %s does not have", mpath, path, cpath)
 		}
 	}
 	names := map[string]string{}
-	src.NoFlags = true
 	for path, cmds := range files {
-		if !listed[path] {
+		commit, ok := commits[path]
+		if !ok {
 			return src, fmt.Errorf("%s has %s, which %s does not list with its commit", cpath, path, mpath)
 		}
 		for name, jc := range cmds {
-			c, derived, err := fromJSON(name, jc)
+			c, err := fromJSON(name, jc)
 			if err != nil {
 				return src, fmt.Errorf("%s: %v", where(path), err)
 			}
@@ -216,10 +192,7 @@ func loadSource(dir string, docs bool) (specSource, error) {
 				return src, fmt.Errorf("%s: command %s is in both %s and %s", cpath, c.Name, prev, path)
 			}
 			names[c.Name] = path
-			if derived {
-				src.Derived = append(src.Derived, c.Name)
-			}
-			src.NoFlags = src.NoFlags && len(jc.CommandFlags) == 0
+			c.Origin.Repo, c.Origin.Path, c.Origin.Commit = src.Repo, path, commit
 			src.Commands = append(src.Commands, c)
 		}
 	}
@@ -227,13 +200,68 @@ func loadSource(dir string, docs bool) (specSource, error) {
 	return src, nil
 }
 
+// readManifest reads a MANIFEST.tsv: a line "repository<TAB>owner/name",
+// and lines "path<TAB>commit", one for each file; lines that start with #
+// are comments.
+func readManifest(mpath string) (repo string, commits map[string]string, err error) {
+	mdata, err := os.ReadFile(mpath)
+	if err != nil {
+		return "", nil, err
+	}
+	commits = map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(mdata))
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(text, "\t")
+		switch {
+		case !ok || k == "" || v == "":
+			return "", nil, fmt.Errorf("%s:%d: want two fields separated by a tab, got %q", mpath, line, text)
+		case k == "repository" && !repoRE.MatchString(v):
+			return "", nil, fmt.Errorf("%s:%d: repository %q is not owner/name", mpath, line, v)
+		case k == "repository":
+			repo = v
+		case !pathRE.MatchString(k):
+			return "", nil, fmt.Errorf("%s:%d: path %q has characters other than letters, digits and _ . - /", mpath, line, k)
+		case !commitRE.MatchString(v):
+			return "", nil, fmt.Errorf("%s:%d: commit %q is not 40 hex digits", mpath, line, v)
+		case commits[k] != "":
+			return "", nil, fmt.Errorf("%s:%d: %s is listed twice", mpath, line, k)
+		default:
+			commits[k] = v
+		}
+	}
+	if repo == "" {
+		return "", nil, fmt.Errorf("%s: no repository line", mpath)
+	}
+	return repo, commits, nil
+}
+
+// What a repository, a file's path, a commit and a version may be: the
+// records in rules.yaml are read back by these.
+var (
+	repoRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	pathRE   = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$`)
+	commitRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	sinceRE  = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
+)
+
 // fromJSON converts a command of a command JSON file. A command without
-// key specs has its keys derived from its arguments' types (derived is
-// then true, unless it has no key arguments either).
-func fromJSON(name string, jc jsonCommand) (c command, derived bool, err error) {
+// key specs has its keys derived from its arguments' types (Origin.Derived
+// is then true, unless it has no key arguments either).
+func fromJSON(name string, jc jsonCommand) (c command, err error) {
 	c.Name = strings.ToLower(name)
 	if jc.Container != "" {
 		c.Name = strings.ToLower(jc.Container) + "|" + c.Name
+	}
+	fail := func(format string, args ...any) (command, error) {
+		return c, fmt.Errorf("command %s: %s", c.Name, fmt.Sprintf(format, args...))
+	}
+	c.Origin.Since = cmp.Or(jc.Since, jc.ModuleSince)
+	if c.Origin.Since != "" && !sinceRE.MatchString(c.Origin.Since) {
+		return fail("since %q is not a version", c.Origin.Since)
 	}
 	for _, f := range jc.CommandFlags {
 		c.Flags = append(c.Flags, strings.ToLower(f))
@@ -242,9 +270,6 @@ func fromJSON(name string, jc jsonCommand) (c command, derived bool, err error) 
 		if strings.EqualFold(tip, "request_policy:multi_shard") {
 			c.Split = true
 		}
-	}
-	fail := func(format string, args ...any) (command, bool, error) {
-		return c, false, fmt.Errorf("command %s: %s", c.Name, fmt.Sprintf(format, args...))
 	}
 	if jc.KeySpecs != nil {
 		for i, js := range jc.KeySpecs {
@@ -263,14 +288,14 @@ func fromJSON(name string, jc jsonCommand) (c command, derived bool, err error) 
 		if err != nil {
 			return fail("%v", err)
 		}
-		derived = len(c.Keys) > 0
+		c.Origin.Derived = len(c.Keys) > 0
 	}
 	if jc.Arity != nil {
 		c.Arity = *jc.Arity
 	} else {
 		c.Arity = deriveArity(jc.Arguments)
 	}
-	return c, derived, nil
+	return c, nil
 }
 
 func fromJSONKeySpec(js jsonKeySpec) (ks keySpec, known bool, err error) {
