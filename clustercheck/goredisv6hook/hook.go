@@ -28,35 +28,17 @@
 package goredisv6hook
 
 import (
-	"fmt"
-	"strconv"
-	"sync"
-
 	"github.com/go-redis/redis"
 	"github.com/slotlint/slotlint/clustercheck/rawcheck"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
-// TB is the part of testing.TB that FailTest uses.
-type TB interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Cleanup(func())
-}
-
 // An Option configures the hook.
 type Option func(*Hook)
 
 // FailTest fails the test with every finding when it ends.
-func FailTest(t TB) Option {
-	return func(h *Hook) {
-		t.Cleanup(func() {
-			t.Helper()
-			for _, e := range h.Findings() {
-				t.Errorf("%v", e)
-			}
-		})
-	}
+func FailTest(t rawcheck.TB) Option {
+	return func(h *Hook) { h.FailTest(t) }
 }
 
 // WithRules checks with the commands table of rules instead of slotlint's
@@ -82,12 +64,12 @@ type Client interface {
 // A Hook checks the commands of the clients it is installed on. It is
 // safe for concurrent use.
 type Hook struct {
+	// Log has the hook's findings: Findings returns them in order. The
+	// hook never fails a command, FailTest or not.
+	rawcheck.Log
 	rc      *rawcheck.Checker
 	rules   *ruleset.Rules
 	sources []string
-
-	mu       sync.Mutex
-	findings []*rawcheck.Error
 }
 
 // Install wraps the client's processing with a new hook and returns it.
@@ -102,7 +84,7 @@ func Install(c Client, opts ...Option) *Hook {
 	}
 	c.WrapProcess(func(next func(redis.Cmder) error) func(redis.Cmder) error {
 		return func(cmd redis.Cmder) error {
-			h.record(h.rc.Command(Argv(cmd.Args())))
+			h.Record(h.rc.Command(rawcheck.Args(cmd.Args())))
 			return next(cmd)
 		}
 	})
@@ -127,53 +109,11 @@ func (h *Hook) pipeline(cmds []redis.Cmder, tx bool) {
 		argvs = append(argvs, []string{"MULTI"})
 	}
 	for _, c := range cmds {
-		argvs = append(argvs, Argv(c.Args()))
+		argvs = append(argvs, rawcheck.Args(c.Args()))
 	}
 	if tx {
 		argvs = append(argvs, []string{"EXEC"})
 	}
 	_, e := h.rc.Batch(argvs)
-	h.record(e)
-}
-
-// Findings returns what the hook found, in order.
-func (h *Hook) Findings() []*rawcheck.Error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]*rawcheck.Error(nil), h.findings...)
-}
-
-func (h *Hook) record(e *rawcheck.Error) {
-	if e == nil {
-		return
-	}
-	h.mu.Lock()
-	h.findings = append(h.findings, e)
-	h.mu.Unlock()
-}
-
-// Argv returns a command's arguments as go-redis writes them to the wire:
-// strings and []byte as they are, numbers in decimal, bools as 1 and 0.
-func Argv(args []any) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			out[i] = v
-		case []byte:
-			out[i] = string(v)
-		case bool:
-			out[i] = "0"
-			if v {
-				out[i] = "1"
-			}
-		case float32:
-			out[i] = strconv.FormatFloat(float64(v), 'f', -1, 32)
-		case float64:
-			out[i] = strconv.FormatFloat(v, 'f', -1, 64)
-		default:
-			out[i] = fmt.Sprint(v)
-		}
-	}
-	return out
+	h.Record(e)
 }

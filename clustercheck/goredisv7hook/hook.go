@@ -31,22 +31,12 @@ package goredisv7hook
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-redis/redis/v7"
 	"github.com/slotlint/slotlint/clustercheck/rawcheck"
 	"github.com/slotlint/slotlint/ruleset"
 )
-
-// TB is the part of testing.TB that FailTest uses.
-type TB interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Cleanup(func())
-}
 
 // An Option configures the hook.
 type Option func(*Hook)
@@ -54,16 +44,8 @@ type Option func(*Hook)
 // FailTest lets each command through and fails the test with every finding
 // when it ends. Without it, a command at fault fails with a
 // *rawcheck.Error before it is sent, as a cluster would refuse it.
-func FailTest(t TB) Option {
-	return func(h *Hook) {
-		h.t = t
-		t.Cleanup(func() {
-			t.Helper()
-			for _, e := range h.Findings() {
-				t.Errorf("%v", e)
-			}
-		})
-	}
+func FailTest(t rawcheck.TB) Option {
+	return func(h *Hook) { h.FailTest(t) }
 }
 
 // WithRules checks with the commands table of rules instead of slotlint's
@@ -90,14 +72,12 @@ func PassUnseenScripts() Option {
 // A Hook checks the commands of the go-redis v7 clients it is added to. It
 // is safe for concurrent use.
 type Hook struct {
+	// Log has the hook's findings: Findings returns them in order.
+	rawcheck.Log
 	rc         *rawcheck.Checker
 	rules      *ruleset.Rules
 	sources    []string
 	passUnseen bool
-	t          TB
-
-	mu       sync.Mutex
-	findings []*rawcheck.Error
 }
 
 var _ redis.Hook = (*Hook)(nil)
@@ -115,29 +95,11 @@ func New(opts ...Option) *Hook {
 	return h
 }
 
-// Findings returns what the hook found, in order.
-func (h *Hook) Findings() []*rawcheck.Error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]*rawcheck.Error(nil), h.findings...)
-}
-
-// fault records a finding and reports whether the command must fail.
-func (h *Hook) fault(e *rawcheck.Error) bool {
-	if e == nil {
-		return false
-	}
-	h.mu.Lock()
-	h.findings = append(h.findings, e)
-	h.mu.Unlock()
-	return h.t == nil
-}
-
 // BeforeProcess checks one command. An EVALSHA of a script the hook has not
 // seen fails with NOSCRIPT, unsent.
 func (h *Hook) BeforeProcess(ctx context.Context, cmd redis.Cmder) (context.Context, error) {
-	argv := Argv(cmd.Args())
-	if e := h.rc.Command(argv); h.fault(e) {
+	argv := rawcheck.Args(cmd.Args())
+	if e := h.rc.Command(argv); h.Record(e) {
 		return ctx, e
 	}
 	if !h.passUnseen && h.rc.Unseen(argv) {
@@ -157,9 +119,9 @@ func (h *Hook) AfterProcess(ctx context.Context, cmd redis.Cmder) error { return
 func (h *Hook) BeforeProcessPipeline(ctx context.Context, cmds []redis.Cmder) (context.Context, error) {
 	argvs := make([][]string, len(cmds))
 	for i, c := range cmds {
-		argvs[i] = Argv(c.Args())
+		argvs[i] = rawcheck.Args(c.Args())
 	}
-	if _, e := h.rc.Batch(argvs); h.fault(e) {
+	if _, e := h.rc.Batch(argvs); h.Record(e) {
 		return ctx, e
 	}
 	return ctx, nil
@@ -182,30 +144,4 @@ func (noScriptError) RedisError() {}
 func noScript(argv []string) error {
 	return noScriptError("NOSCRIPT No matching script. Please use EVAL. (slotlint: " + strings.ToUpper(argv[0]) + ": script " + strings.ToLower(argv[1]) +
 		": the hook has not seen its source, so it cannot check the keys it touches; run it with Script.Run, which sends the source with EVAL after NOSCRIPT, or give the hook its source with WithScripts)")
-}
-
-// Argv returns a command's arguments as go-redis writes them to the wire:
-// strings and []byte as they are, numbers in decimal, bools as 1 and 0.
-func Argv(args []any) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			out[i] = v
-		case []byte:
-			out[i] = string(v)
-		case bool:
-			out[i] = "0"
-			if v {
-				out[i] = "1"
-			}
-		case float32:
-			out[i] = strconv.FormatFloat(float64(v), 'f', -1, 32)
-		case float64:
-			out[i] = strconv.FormatFloat(v, 'f', -1, 64)
-		default:
-			out[i] = fmt.Sprint(v)
-		}
-	}
-	return out
 }
