@@ -150,7 +150,8 @@ const (
 	KindScriptLoad MethodKind = "script-load"
 	// KindFunction calls a Redis function (FCall).
 	KindFunction MethodKind = "function"
-	// KindRaw sends a command named by its first argument (Do).
+	// KindRaw sends a command named by its first argument (Do), or builds
+	// it as a value that a KindSend method sends later (radix's Cmd).
 	KindRaw MethodKind = "raw"
 	// KindWatch runs Fn with the keys watched (Client.Watch).
 	KindWatch MethodKind = "watch"
