@@ -3,6 +3,8 @@ module github.com/slotlint/slotlint
 go 1.26.0
 
 require (
+	github.com/go-redis/redis v6.15.9+incompatible
+	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/redis/go-redis/v9 v9.23.0

@@ -171,6 +171,11 @@ func run(pass *analysis.Pass) (any, error) {
 			c.report.add(d)
 		}
 	}
+	if faults := flow.RuleFaults(); len(faults) > 0 {
+		// A rule that does not fit the method it describes selects the
+		// wrong arguments: a fault of the rules, as one found at load.
+		return nil, errors.Join(faults...)
+	}
 	flow.ExportFacts()
 	c.report.flush()
 	return nil, nil

@@ -1,6 +1,8 @@
 package analyzer_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/slotlint/slotlint/analyzer"
@@ -16,9 +18,37 @@ import (
 //	clients/rueidiscompat  rueidiscompat's go-redis shaped adapter
 //	clients/redigo         Conn.Do and Send, MULTI/EXEC sent on one Conn,
 //	                       redis.NewScript(keyCount, src)
+//	clients/goredisv7      go-redis v7 and v6, the API of v8 without
+//	clients/goredisv6      contexts: Rename, MGet, Watch, TxPipelined,
+//	                       Script.Run, Eval
+//	clients/radixv3        radix's Actions: radix.Cmd, FlatCmd, MULTI/EXEC
+//	clients/radixv4        and WATCH on the Conn of WithConn, EvalScript.Cmd
 //
 // For each, a cross-slot RENAME, MGET, transaction and script are flagged
 // and their hashtagged forms are clean.
 func TestClients(t *testing.T) {
 	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./clients/...")
+}
+
+type recordT struct{ errs []string }
+
+func (r *recordT) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestRuleFit gives go-redis v7 a rule numbered as for v8, whose parameter
+// 0 is ctx: it does not fit v7's Rename(key, newkey), and the analysis
+// fails with the rule's position instead of reading the wrong arguments.
+func TestRuleFit(t *testing.T) {
+	setFlag(t, "rules-inline", "version: 1\nclients:\n  go-redis v7:\n    methods:\n      Rename: {command: RENAME, keys: [\"1\", \"2\"]}\n")
+	rec := &recordT{}
+	analysistest.Run(rec, testdata(t), analyzer.Analyzer, "./clients/goredisv7")
+	want := `rules-inline:5:7: the rule of Rename does not fit (github.com/go-redis/redis/v7.cmdable).Rename: selector "2" names parameter 2, but it has 2 (parameters count from 0 in the Go signature: a ctx, when the method takes one, is parameter 0)`
+	found := false
+	for _, e := range rec.errs {
+		found = found || strings.Contains(e, want)
+	}
+	if !found {
+		t.Errorf("errors %q, want one with %s", rec.errs, want)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/clustercheck/rawcheck"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -296,48 +297,7 @@ func toStrings(v any) []string {
 }
 
 // argString returns a command argument as the text go-redis sends.
-func argString(v any) string {
-	switch a := v.(type) {
-	case string:
-		return a
-	case []byte:
-		return string(a)
-	case int:
-		return strconv.Itoa(a)
-	case int64:
-		return strconv.FormatInt(a, 10)
-	case int32:
-		return strconv.FormatInt(int64(a), 10)
-	case int16:
-		return strconv.FormatInt(int64(a), 10)
-	case int8:
-		return strconv.FormatInt(int64(a), 10)
-	case uint:
-		return strconv.FormatUint(uint64(a), 10)
-	case uint64:
-		return strconv.FormatUint(a, 10)
-	case uint32:
-		return strconv.FormatUint(uint64(a), 10)
-	case uint16:
-		return strconv.FormatUint(uint64(a), 10)
-	case uint8:
-		return strconv.FormatUint(uint64(a), 10)
-	case float64:
-		return strconv.FormatFloat(a, 'f', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(a), 'f', -1, 32)
-	case bool:
-		if a {
-			return "1"
-		}
-		return "0"
-	case nil:
-		return ""
-	case fmt.Stringer:
-		return a.String()
-	}
-	return fmt.Sprint(v)
-}
+func argString(v any) string { return rawcheck.Arg(v) }
 
 // lower returns s in lower case, without allocating when it already is.
 func lower(s string) string {

@@ -12,10 +12,12 @@ import (
 
 // This file follows the clients that do not name a command by their
 // method: those that build a command as a value (rueidis, valkey-go:
-// c.Do(ctx, c.B().Rename().Key(a).Newkey(b).Build())), and those that send
+// c.Do(ctx, c.B().Rename().Key(a).Newkey(b).Build())), those that send
 // raw commands one call at a time, MULTI and EXEC included (redigo:
-// c.Send("MULTI"); c.Send("INCR", a); c.Do("EXEC")). Both are data in the
-// rules: the kinds builder, builder-keys and send, and raw.
+// c.Send("MULTI"); c.Send("INCR", a); c.Do("EXEC")), and those that build
+// a raw command as a value and send it (radix: conn.Do(radix.Cmd(nil,
+// "MULTI"))). All are data in the rules: the kinds builder, builder-keys
+// and send, and raw.
 
 // A built is a command that a builder chain builds.
 type built struct {
@@ -111,9 +113,10 @@ func (g *Engine) send(s *Func, site *Site) bool {
 	return false
 }
 
-// sendParents maps each command argument of a DoMulti call in the
-// function to the call, for the commands that send gave their own
-// position.
+// sendParents maps each command argument of a send call in the function
+// to the call: for the commands of a DoMulti, which send gave their own
+// position, and for the raw commands that a package function builds as a
+// value (radix's Cmd), sent by the Do they are handed to.
 func (g *Engine) sendParents(s *Func) map[*ast.CallExpr]*ast.CallExpr {
 	parents := map[*ast.CallExpr]*ast.CallExpr{}
 	if s.Decl == nil || s.Decl.Body == nil {
@@ -124,7 +127,7 @@ func (g *Engine) sendParents(s *Func) map[*ast.CallExpr]*ast.CallExpr {
 		if !ok {
 			return true
 		}
-		if _, m := g.Resolve(call); m != nil && m.Kind == ruleset.KindSend && m.Args != nil && m.Args.Variadic {
+		if _, m := g.Resolve(call); m != nil && m.Kind == ruleset.KindSend && m.Args != nil {
 			for _, a := range call.Args[min(m.Args.Param, len(call.Args)):] {
 				if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok {
 					parents[ac] = call
@@ -174,7 +177,8 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 			continue
 		}
 		call := site.Call
-		if site.Method.Kind == ruleset.KindSend && site.Method.Args != nil && site.Method.Args.Variadic {
+		built := site.Method.Kind == ruleset.KindRaw && g.TypeRole(g.info.TypeOf(receiver(call))) == ""
+		if built || site.Method.Kind == ruleset.KindSend && site.Method.Args != nil && site.Method.Args.Variadic {
 			if parents == nil {
 				parents = g.sendParents(s)
 			}

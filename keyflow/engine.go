@@ -46,6 +46,10 @@ type Engine struct {
 	files []*ast.File
 	rules *ruleset.Rules
 	facts Facts
+	// fits caches whether each rule fits each function it was met on,
+	// faults holds those that do not (fit.go).
+	fits   map[fitKey]error
+	faults []error
 
 	decls   map[*types.Func]*ast.FuncDecl
 	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
@@ -274,15 +278,24 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 		}
 	}
 	if m := g.rules.Method(fn.Pkg().Path(), recv, fn.Name()); m != nil {
-		return fn, m
+		return g.fitting(fn, m)
 	}
 	if w := g.rules.Wrapper(fn.FullName()); w != nil {
-		return fn, w.Method
+		return g.fitting(fn, w.Method)
 	}
 	if m, rm := g.byShape(fn); rm != nil {
-		return m, rm
+		return g.fitting(m, rm)
 	}
 	return fn, nil
+}
+
+// fitting returns fn with its rule m, or with none when m does not fit
+// fn's signature (a fault of the rules, which RuleFaults returns).
+func (g *Engine) fitting(fn *types.Func, m *ruleset.Method) (*types.Func, *ruleset.Method) {
+	if !g.checkFit(fn, m) {
+		return fn, nil
+	}
+	return fn, m
 }
 
 // namedOf returns the named type of t or of what t points to.

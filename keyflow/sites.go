@@ -282,6 +282,23 @@ type rawCall struct {
 	args []ast.Expr // from the command's name on
 	argv []string   // their constant text, "" when not constant
 	from int        // the index of args[0] in the call's arguments
+	// open is true when arguments after args may hold keys that cannot be
+	// placed: a flattened argument ends args.
+	open bool
+}
+
+// flatScalar reports whether a value of type t is one argument when radix
+// flattens it: a string, a number, a bool or a []byte. A map, a struct, a
+// slice, or an interface whose dynamic type is unknown may be many.
+func flatScalar(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsString|types.IsNumeric|types.IsBoolean) != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
 }
 
 // rawArgs returns the arguments of a raw Do call, or false when its
@@ -291,6 +308,16 @@ func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) 
 		return rawCall{}, false
 	}
 	r := rawCall{args: call.Args[m.Args.Param:], from: m.Args.Param}
+	if m.Args.Flat {
+		// radix's FlatCmd: a map, struct or slice argument is as many
+		// arguments as it holds, so where those after it fall is unknown.
+		for i, a := range r.args {
+			if i > 0 && !flatScalar(g.info.TypeOf(a)) {
+				r.args, r.open = r.args[:i], true
+				break
+			}
+		}
+	}
 	r.argv = make([]string, len(r.args))
 	for i, a := range r.args {
 		if tv := g.info.Types[a]; tv.Value != nil {
@@ -324,6 +351,7 @@ func (g *Engine) rawKeys(e *evaluator, site *Site, r rawCall) bool {
 	site.Command = strings.ToUpper(r.argv[0])
 	site.Name = site.Command
 	site.KeyArgs = map[int]bool{r.from: true}
+	site.Open = site.Open || r.open
 	pos, _ := cmd.KeyPositions(r.argv)
 	var seen []int
 	for _, p := range pos {

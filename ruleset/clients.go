@@ -19,7 +19,9 @@ const (
 	KindBuilderKeys MethodKind = "builder-keys"
 	// KindSend sends the commands that builder chains built, selected by
 	// args: one (Do), or several in one round trip (DoMulti), which is a
-	// pipeline, a transaction only between MULTI and EXEC.
+	// pipeline, a transaction only between MULTI and EXEC. A raw command
+	// built as a value (radix's conn.Do(radix.Cmd(nil, "MULTI"))) goes out
+	// on the connection of the send method it is handed to.
 	KindSend MethodKind = "send"
 )
 

@@ -90,3 +90,28 @@ func TestParseSelectorKeyCount(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatSelector checks N...flat: the args of a raw method whose
+// arguments are flattened (radix's FlatCmd), and nowhere else.
+func TestFlatSelector(t *testing.T) {
+	s, err := ParseSelector("1...flat")
+	if err != nil || s.Param != 1 || !s.Variadic || !s.Flat {
+		t.Errorf("ParseSelector(1...flat) = %+v, %v", s, err)
+	}
+	r, err := ParseRules("rules.yaml", []byte("version: 1\nclients:\n  radix:\n    methods:\n      FlatCmd: {kind: raw, args: \"1...flat\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Clients[0].Methods["FlatCmd"]; m.Args == nil || !m.Args.Flat {
+		t.Errorf("FlatCmd's args: %+v", m.Args)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{`      Eval: {kind: script, script: 0, keys: ["1[]"], args: "2...flat"}`, `rules.yaml:5:60: args "2...flat" of method "Eval": ...flat is for the args of kind raw`},
+		{`      Get: {command: GET, keys: ["0...flat"]}`, `rules.yaml:5:34: selector "0...flat" in the keys of method "Get": ...flat selects the arguments of a raw command`},
+	} {
+		_, err := ParseRules("rules.yaml", []byte("version: 1\nclients:\n  radix:\n    methods:\n"+tc.src+"\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %s", strings.TrimSpace(tc.src), err, tc.want)
+		}
+	}
+}

@@ -684,6 +684,11 @@ func (l *loader) method(n *yaml.Node, what, name string) *Method {
 				ok = false
 				continue
 			}
+			if s.Flat {
+				l.errf(nodes[i], "selector %q in the %s of %s: ...flat selects the arguments of a raw command (args of kind raw), not %s", t, field, what, field)
+				ok = false
+				continue
+			}
 			out = append(out, s)
 		}
 		return out
@@ -695,6 +700,9 @@ func (l *loader) method(n *yaml.Node, what, name string) *Method {
 			sel, err := ParseSelector(s)
 			if err != nil {
 				l.errf(e.val, "%v in the args of %s", err, what)
+				ok = false
+			} else if sel.Flat && m.Kind != KindRaw {
+				l.errf(e.val, "args %q of %s: ...flat is for the args of kind raw, whose command's arguments are flattened (radix's FlatCmd); %s is of kind %s", s, what, what, m.Kind)
 				ok = false
 			} else {
 				m.Args = &sel

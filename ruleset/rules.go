@@ -150,7 +150,8 @@ const (
 	KindScriptLoad MethodKind = "script-load"
 	// KindFunction calls a Redis function (FCall).
 	KindFunction MethodKind = "function"
-	// KindRaw sends a command named by its first argument (Do).
+	// KindRaw sends a command named by its first argument (Do), or builds
+	// it as a value that a KindSend method sends later (radix's Cmd).
 	KindRaw MethodKind = "raw"
 	// KindWatch runs Fn with the keys watched (Client.Watch).
 	KindWatch MethodKind = "watch"
@@ -203,7 +204,8 @@ const ReceiverParam = -1
 // A Selector picks keys out of a Go call's arguments. Its text form, used in
 // rules.yaml, is one of:
 //
-//	N           parameter N is a key (parameters count from 0, ctx included)
+//	N           parameter N is a key (parameters count from 0 in the Go
+//	            signature: ctx, when the method takes one, is parameter 0)
 //	N...        variadic parameter N: every element is a key
 //	N...pairs   variadic parameter N: elements 0, 2, 4, ... are keys (MSet)
 //	N...triples variadic parameter N: elements 0, 3, 6, ... are keys (JSONMSet)
@@ -211,6 +213,11 @@ const ReceiverParam = -1
 //	N...keycount variadic parameter N: its first K elements are keys, K the
 //	            integer argument of the new-script call that made the
 //	            receiver (redigo's NewScript(keyCount, src) and Script.Do)
+//	N...flat    the args of a raw method that flattens its arguments: from
+//	            parameter N on, the command's name and its arguments, where
+//	            a map, struct or slice argument stands for as many arguments
+//	            as it holds (radix's FlatCmd); keys are found only before
+//	            the first such argument
 //	N[]         parameter N is a []string of keys
 //	N.F         field F of the struct (or pointer) parameter N is a key
 //	N.F[]       field F is a []string of keys
@@ -228,6 +235,9 @@ type Selector struct {
 	Slice    bool // []: each element of the slice
 	Half     bool // [:half] or ...half: the first half of the elements
 	KeyCount bool // ...keycount: the first elements, as many as the script's key count
+	// Flat is ...flat: a raw method's arguments, each map, struct or slice
+	// argument flattened into as many arguments as it holds.
+	Flat bool
 	// ElemField is F of N[].F: the field of each element (Slice is set).
 	ElemField string
 	// Inner is true for N[][K]: element ElemIndex of each inner slice
@@ -275,6 +285,9 @@ func ParseSelector(text string) (Selector, error) {
 	case rest == "...keycount":
 		s.Variadic, s.KeyCount = true, true
 		return s, nil
+	case rest == "...flat":
+		s.Variadic, s.Flat = true, true
+		return s, nil
 	case rest == "[]":
 		s.Slice = true
 		return s, nil
@@ -313,7 +326,7 @@ func ParseSelector(text string) (Selector, error) {
 			return s, nil
 		}
 	}
-	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N...keycount, N[], N.Field, N.Field[], N.Field[:half], N[].Field, N[][K], N{}", text)
+	return s, fmt.Errorf("selector %q is not one of N, N..., N...pairs, N...triples, N...half, N...keycount, N...flat, N[], N.Field, N.Field[], N.Field[:half], N[].Field, N[][K], N{}", text)
 }
 
 // isIdent reports whether s is a Go identifier of ASCII letters, digits and

@@ -17,8 +17,10 @@
 package rawcheck
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck/internal/crossslot"
@@ -283,4 +285,104 @@ func quoteList(keys []string) string {
 		q[i] = strconv.Quote(k)
 	}
 	return strings.Join(q, " ")
+}
+
+// Arg returns a command argument as the text go-redis (v6 to v9) writes
+// to the wire: a string or []byte as it is, a number in decimal, a bool as
+// 1 or 0.
+func Arg(v any) string {
+	switch a := v.(type) {
+	case string:
+		return a
+	case []byte:
+		return string(a)
+	case int:
+		return strconv.Itoa(a)
+	case int64:
+		return strconv.FormatInt(a, 10)
+	case int32:
+		return strconv.FormatInt(int64(a), 10)
+	case int16:
+		return strconv.FormatInt(int64(a), 10)
+	case int8:
+		return strconv.FormatInt(int64(a), 10)
+	case uint:
+		return strconv.FormatUint(uint64(a), 10)
+	case uint64:
+		return strconv.FormatUint(a, 10)
+	case uint32:
+		return strconv.FormatUint(uint64(a), 10)
+	case uint16:
+		return strconv.FormatUint(uint64(a), 10)
+	case uint8:
+		return strconv.FormatUint(uint64(a), 10)
+	case float64:
+		return strconv.FormatFloat(a, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(a), 'f', -1, 32)
+	case bool:
+		if a {
+			return "1"
+		}
+		return "0"
+	case nil:
+		return ""
+	case fmt.Stringer:
+		return a.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// Args returns the text of each argument of a command, as Arg does.
+func Args(args []any) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = Arg(a)
+	}
+	return out
+}
+
+// TB is the part of testing.TB that Log.FailTest uses.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Cleanup(func())
+}
+
+// A Log keeps what a hook found. It is safe for concurrent use.
+type Log struct {
+	mu       sync.Mutex
+	findings []*Error
+	failTest bool
+}
+
+// FailTest makes the log fail t with every finding when t ends; Record then
+// lets the commands at fault through.
+func (l *Log) FailTest(t TB) {
+	l.failTest = true
+	t.Cleanup(func() {
+		t.Helper()
+		for _, e := range l.Findings() {
+			t.Errorf("%v", e)
+		}
+	})
+}
+
+// Record keeps e, if it is not nil, and reports whether the command at
+// fault must fail: always, unless FailTest was called.
+func (l *Log) Record(e *Error) bool {
+	if e == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.findings = append(l.findings, e)
+	return !l.failTest
+}
+
+// Findings returns what was recorded, in order.
+func (l *Log) Findings() []*Error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]*Error(nil), l.findings...)
 }

@@ -49,6 +49,11 @@ var Clients = []Client{
 	// cmdsInfo-based routing).
 	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, "v9.18.0"},
 	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, ""},
+	// v7 and v6 have v8's API without contexts: their parameters count
+	// from 0 at the first one after the receiver, so every selector is one
+	// less than v8's for the same method.
+	{"go-redis v7", "github.com/go-redis/redis/v7", goRedisTypes, ""},
+	{"go-redis v6", "github.com/go-redis/redis", goRedisTypes, ""},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -229,7 +234,9 @@ func quotedList(items []string) string {
 
 // A special is a method whose rule says what it does beyond sending one
 // command: scripts, functions, transactions, pipelines and raw commands.
-// These are written here by hand; the test checks them against the API.
+// These are written here by hand, for the methods of an API whose methods
+// take a ctx first (parameter 0); Generate shifts them for an API without
+// contexts (go-redis v7 and v6). The test checks them against the API.
 type special struct {
 	name string
 	m    Method
@@ -270,6 +277,55 @@ var specials = []special{
 	sp("Pipeline", "", ruleset.KindPipeline, "", -1, nil, ""),
 	sp("Exec", "", ruleset.KindExec, "", -1, nil, ""),
 	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
+}
+
+// takesContext reports whether a signature's first parameter is a
+// context.Context.
+func takesContext(sig *types.Signature) bool {
+	if sig.Params().Len() == 0 {
+		return false
+	}
+	n, ok := sig.Params().At(0).Type().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// withoutContext returns the rule of a special written for a method that
+// takes a ctx first, for the same method without it: every parameter one
+// less.
+func (m Method) withoutContext() Method {
+	shift := func(sel string) string {
+		i := 0
+		for i < len(sel) && sel[i] >= '0' && sel[i] <= '9' {
+			i++
+		}
+		n, err := strconv.Atoi(sel[:i])
+		if err != nil || n == 0 {
+			panic(fmt.Sprintf("special %s: selector %q has no parameter after ctx", m.Name, sel))
+		}
+		return strconv.Itoa(n-1) + sel[i:]
+	}
+	out := m
+	out.Keys = nil
+	for _, k := range m.Keys {
+		out.Keys = append(out.Keys, shift(k))
+	}
+	out.Patterns = nil
+	for _, p := range m.Patterns {
+		out.Patterns = append(out.Patterns, shift(p))
+	}
+	if m.Args != "" {
+		out.Args = shift(m.Args)
+	}
+	if m.Script != "" && m.Script != "receiver" {
+		out.Script = shift(m.Script)
+	}
+	if m.Fn >= 0 {
+		out.Fn = m.Fn - 1
+	}
+	if m.DB >= 0 {
+		out.DB = m.DB - 1
+	}
+	return out
 }
 
 // keyParams are the parameter names that hold keys, in lower case.
@@ -352,10 +408,14 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 	have := map[string]bool{}
 	for _, s := range specials {
 		qualified := func(recv string) bool { return false }
-		if len(api.Targets(s.name, qualified)) == 0 {
+		targets := api.Targets(s.name, qualified)
+		if len(targets) == 0 {
 			continue
 		}
 		m := s.m
+		if sig := targets[0].Signature(); sig.Recv() != nil && !takesContext(sig) {
+			m = m.withoutContext()
+		}
 		t.Methods = append(t.Methods, &m)
 		have[s.name] = true
 	}
@@ -405,6 +465,14 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 	name := fn.Name()
 	sig := fn.Type().(*types.Signature)
 	m = &Method{Name: name, Kind: ruleset.KindCommand, Fn: -1, DB: -1}
+	cmd := commandOverrides[name]
+	if cmd == "" {
+		cmd = a.commandOf(name, conts)
+	}
+	// GEORADIUS and GEORADIUSBYMEMBER (not their _RO forms) store their
+	// result in the key of the query's Store or StoreDist: v8 and v9 send
+	// them only from the methods named ...Store, v6 from GeoRadius itself.
+	geoStore := strings.HasSuffix(name, "Store") || cmd == "georadius" || cmd == "georadiusbymember"
 	params := sig.Params()
 	for i := 0; i < params.Len(); i++ {
 		p := params.At(i)
@@ -453,7 +521,7 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		for j := 0; j < st.NumFields(); j++ {
 			f := st.Field(j)
 			key := keyFields[f.Name()]
-			if named.Obj().Name() == "GeoRadiusQuery" && strings.HasSuffix(name, "Store") && (f.Name() == "Store" || f.Name() == "StoreDist") {
+			if named.Obj().Name() == "GeoRadiusQuery" && geoStore && (f.Name() == "Store" || f.Name() == "StoreDist") {
 				key = true
 			}
 			if !key || !f.Exported() {
@@ -470,10 +538,6 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		}
 	}
 
-	cmd := commandOverrides[name]
-	if cmd == "" {
-		cmd = a.commandOf(name, conts)
-	}
 	if cmd == "" {
 		if len(m.Keys) > 0 {
 			return nil, "", fmt.Errorf("%s.%s: no command name found in its code; add it to the generator's commandOverrides", a.Path, name)

@@ -1,7 +1,9 @@
 // Command genmethods writes the clients section of slotlint's rules.yaml: for
-// go-redis v9 and v8, every client method that takes keys, with the Redis
-// command it sends and selectors for its key parameters, and the methods that
-// run scripts, functions, transactions, pipelines and raw commands.
+// go-redis v9, v8, v7 and v6, every client method that takes keys, with the
+// Redis command it sends and selectors for its key parameters, and the
+// methods that run scripts, functions, transactions, pipelines and raw
+// commands. v7 and v6 take no ctx, so their parameters count from the first
+// argument, one less than v8's.
 //
 // It type-checks the go-redis versions that go.mod pins, from source, and
 // walks the methods of their Cmdable interface. A parameter is a key by its
