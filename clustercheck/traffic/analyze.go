@@ -320,6 +320,10 @@ func (a *Analyzer) ask(in *cmdInfo, cmd *ruleset.Command) bool {
 	return a.server.Asked < 1000+a.commands/100
 }
 
+// Commands returns the number of commands read so far, without those
+// that scripts ran.
+func (a *Analyzer) Commands() int64 { return a.commands }
+
 // Feed analyses one line; n is its line number in a capture, 0 if none.
 // Lines come in the order the server wrote them.
 func (a *Analyzer) Feed(l *Line, n int) {
@@ -512,11 +516,15 @@ func (a *Analyzer) endScript() {
 	a.add(KindScript, run.name, run.client, Example{
 		Client: run.client, Line: run.line, DB: run.db, Keys: ex, Reason: strings.Join(why, "; "),
 	}, all, func() string {
-		tag := Generalize(keyspace.SuggestTag(litKeys(all)...))
-		if len(run.undeclared) == 0 {
-			return "give the script's KEYS a common hashtag such as " + strconv.Quote(tag)
+		tag := strconv.Quote(Generalize(keyspace.SuggestTag(litKeys(all)...)))
+		_, _, _, spans := crossslot.Split(all)
+		switch {
+		case len(run.undeclared) == 0:
+			return "give the script's KEYS a common hashtag such as " + tag
+		case spans:
+			return "pass every key the script touches in KEYS, and give them a common hashtag such as " + tag
 		}
-		return "pass every key the script touches in KEYS, and give them a common hashtag such as " + strconv.Quote(tag)
+		return "pass every key the script touches in KEYS"
 	})
 }
 

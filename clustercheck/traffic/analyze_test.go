@@ -277,8 +277,8 @@ func TestRulesFamilies(t *testing.T) {
 
 func TestGeneralize(t *testing.T) {
 	for in, want := range map[string]string{
-		"user:123:cache":                            "user:<n>:cache",
-		"{user:42}:cart":                            "{user:<n>}:cart",
+		"user:123:cache": "user:<n>:cache",
+		"{user:42}:cart": "{user:<n>}:cart",
 		"sess:550e8400-e29b-41d4-a716-446655440000": "sess:<uuid>",
 		"obj:507f1f77bcf86cd799439011":              "obj:<hex>",
 		"tok:Ab3dEf9hIj2kLm8n":                      "tok:<id>",

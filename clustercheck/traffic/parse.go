@@ -209,11 +209,25 @@ type BadLine struct {
 }
 
 func (e *BadLine) Error() string {
-	hint := "not MONITOR output: a line from another tool?"
-	if e.Cut() {
-		hint = "the line is cut short: a capture cut mid-line?"
+	return fmt.Sprintf("line %d, %s (%s): %s", e.Line, e.Err, e.hint(), strconv.Quote(e.Text))
+}
+
+// At writes the bad line as name:line:column: what is wrong (hint):
+// "the line".
+func (e *BadLine) At(name string) string {
+	msg, col := e.Err.Error(), 0
+	var se *SyntaxError
+	if errors.As(e.Err, &se) {
+		msg, col = se.Msg, se.Col
 	}
-	return fmt.Sprintf("line %d, %s (%s): %s", e.Line, e.Err, hint, strconv.Quote(e.Text))
+	return fmt.Sprintf("%s:%d:%d: %s (%s): %s", name, e.Line, col, msg, e.hint(), strconv.Quote(e.Text))
+}
+
+func (e *BadLine) hint() string {
+	if e.Cut() {
+		return "the line is cut short: a capture cut mid-line?"
+	}
+	return "not MONITOR output: a line from another tool?"
 }
 
 // Cut reports whether the line ends inside its "[DB CLIENT]" or inside an
