@@ -152,7 +152,15 @@ type groupKey struct{ kind, command, pattern string }
 type group struct {
 	Finding
 	hosts map[string]bool
+	tries int // examples made, kept or not
 }
+
+// maxTries bounds the examples made for a group: the same keys again and
+// again make one example.
+const maxTries = 100
+
+// exampleOf returns a func that returns ex.
+func exampleOf(ex Example) func() Example { return func() Example { return ex } }
 
 // A Finding is a group of faults of one kind, command and key pattern.
 type Finding struct {
@@ -374,13 +382,16 @@ func (a *Analyzer) Feed(l *Line, n int) {
 	keys := a.keys(in, l.Args)
 	if isScript(name) {
 		a.script = &scriptRun{name: name, client: strings.Clone(l.Client), line: n, db: l.DB, keys: cloneAll(keys)}
-	} else if slots, reason, _, split := crossslot.Split(keys); split {
-		i, j := pair(slots)
-		a.add(KindCrossSlot, name, l.Client, Example{
-			Client: l.Client, Line: n, DB: l.DB,
-			Keys:   []KeySlot{{keys[i], slots[i]}, {keys[j], slots[j]}},
-			Reason: reason,
-		}, keys, func() string { return hashtagFix(keys[i], keys[j]) })
+	} else if i, j, split := spans(keys); split {
+		ki, kj := keys[i], keys[j]
+		a.add(KindCrossSlot, name, l.Client, func() Example {
+			c := keyspace.Colocate(keyspace.Lit(ki), keyspace.Lit(kj))
+			return Example{
+				Client: l.Client, Line: n, DB: l.DB,
+				Keys:   []KeySlot{{ki, slot.Of(ki)}, {kj, slot.Of(kj)}},
+				Reason: c.Reason,
+			}
+		}, keys, func() string { return hashtagFix(ki, kj) })
 		return // a cluster refuses it: it joins no transaction
 	}
 	switch {
@@ -415,6 +426,21 @@ func pair(slots []int) (int, int) {
 	return 0, 0
 }
 
+// spans reports whether keys span slots, with the first key and the
+// first in another slot; it costs no allocation.
+func spans(keys []string) (i, j int, ok bool) {
+	if len(keys) < 2 {
+		return 0, 0, false
+	}
+	first := slot.Of(keys[0])
+	for j := 1; j < len(keys); j++ {
+		if slot.Of(keys[j]) != first {
+			return 0, j, true
+		}
+	}
+	return 0, 0, false
+}
+
 func cloneAll(keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
@@ -426,8 +452,20 @@ func cloneAll(keys []string) []string {
 // hashtagFix suggests a common hashtag for two keys, with its varying
 // parts shown as in patterns.
 func hashtagFix(a, b string) string {
-	tag := keyspace.SuggestTag(keyspace.Lit(a), keyspace.Lit(b))
-	return "give the keys a common hashtag such as " + strconv.Quote(Generalize(tag))
+	return "give the keys a common hashtag such as " + showTag(keyspace.SuggestTag(keyspace.Lit(a), keyspace.Lit(b)))
+}
+
+// showTag quotes a suggested hashtag with its varying parts shown as in
+// patterns, "{user:<n>}" for "{user:42}", unless nothing but varying
+// parts would be left: "{7}" stays.
+func showTag(tag string) string {
+	g := Generalize(tag)
+	if !strings.ContainsFunc(strings.NewReplacer("<n>", "", "<uuid>", "", "<hex>", "", "<id>", "").Replace(g), func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}) {
+		g = tag
+	}
+	return strconv.Quote(g)
 }
 
 // endTransaction checks the keys of a transaction at its EXEC, with those
@@ -448,10 +486,12 @@ func (a *Analyzer) endTransaction(st *clientState, l *Line, n int) {
 	if st.line > 0 {
 		line = st.line
 	}
-	a.add(KindTransaction, "MULTI/EXEC", l.Client, Example{
-		Client: l.Client, Line: line, DB: l.DB,
-		Keys:   []KeySlot{{all[i], slots[i]}, {all[j], slots[j]}},
-		Reason: reason,
+	a.add(KindTransaction, "MULTI/EXEC", l.Client, func() Example {
+		return Example{
+			Client: l.Client, Line: line, DB: l.DB,
+			Keys:   []KeySlot{{all[i], slots[i]}, {all[j], slots[j]}},
+			Reason: reason,
+		}
 	}, all, func() string { return hashtagFix(all[i], all[j]) })
 }
 
@@ -513,10 +553,10 @@ func (a *Analyzer) endScript() {
 	if len(und) > 0 {
 		why = append(why, "it touched "+strings.Join(und, "; "))
 	}
-	a.add(KindScript, run.name, run.client, Example{
-		Client: run.client, Line: run.line, DB: run.db, Keys: ex, Reason: strings.Join(why, "; "),
+	a.add(KindScript, run.name, run.client, func() Example {
+		return Example{Client: run.client, Line: run.line, DB: run.db, Keys: ex, Reason: strings.Join(why, "; ")}
 	}, all, func() string {
-		tag := strconv.Quote(Generalize(keyspace.SuggestTag(litKeys(all)...)))
+		tag := showTag(keyspace.SuggestTag(litKeys(all)...))
 		_, _, _, spans := crossslot.Split(all)
 		switch {
 		case len(run.undeclared) == 0:
@@ -544,10 +584,10 @@ func (a *Analyzer) trackDB(name string, l *Line, n int) {
 		k := l.Client + " " + strconv.Itoa(l.DB)
 		if !a.unseen[k] && len(a.unseen) < 100000 {
 			a.unseen[k] = true
-			a.addPattern(KindMultiDB, "SELECT", "db "+strconv.Itoa(l.DB), l.Client, Example{
+			a.addPattern(KindMultiDB, "SELECT", "db "+strconv.Itoa(l.DB), l.Client, exampleOf(Example{
 				Client: l.Client, Line: n, DB: l.DB,
 				Reason: fmt.Sprintf("the client runs %s in database %d, which it selected before the first line read", name, l.DB),
-			}, func() string { return multiDBFix })
+			}), func() string { return multiDBFix })
 		}
 	}
 	switch {
@@ -572,7 +612,7 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 		}
 		if to, err := strconv.Atoi(argv[1]); err == nil && to != 0 {
 			ex.Reason = fmt.Sprintf("SELECT %d", to)
-			a.addPattern(KindMultiDB, name, "db "+strconv.Itoa(to), client, ex, func() string { return multiDBFix })
+			a.addPattern(KindMultiDB, name, "db "+strconv.Itoa(to), client, exampleOf(ex), func() string { return multiDBFix })
 		}
 	case "MOVE":
 		if len(argv) != 3 {
@@ -580,13 +620,13 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 		}
 		ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}}
 		ex.Reason = fmt.Sprintf("MOVE %q to database %s", argv[1], argv[2])
-		a.addPattern(KindMultiDB, name, Pattern(a.rules, argv[1])+" to db "+argv[2], client, ex, func() string { return multiDBFix })
+		a.addPattern(KindMultiDB, name, Pattern(a.rules, argv[1])+" to db "+argv[2], client, exampleOf(ex), func() string { return multiDBFix })
 	case "SWAPDB":
 		if len(argv) != 3 {
 			return
 		}
 		ex.Reason = fmt.Sprintf("SWAPDB %s %s", argv[1], argv[2])
-		a.addPattern(KindMultiDB, name, "db "+argv[1]+" and db "+argv[2], client, ex, func() string { return multiDBFix })
+		a.addPattern(KindMultiDB, name, "db "+argv[1]+" and db "+argv[2], client, exampleOf(ex), func() string { return multiDBFix })
 	case "COPY":
 		for i := 3; i+1 < len(argv); i++ {
 			if !strings.EqualFold(argv[i], "DB") {
@@ -596,7 +636,7 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 				ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}, {argv[2], slot.Of(argv[2])}}
 				ex.Reason = fmt.Sprintf("COPY %q to %q in database %d", argv[1], argv[2], to)
 				pat := Pattern(a.rules, argv[1]) + " " + Pattern(a.rules, argv[2]) + " to db " + strconv.Itoa(to)
-				a.addPattern(KindMultiDB, name, pat, client, ex, func() string {
+				a.addPattern(KindMultiDB, name, pat, client, exampleOf(ex), func() string {
 					return "copy within database 0 (a cluster has no other): COPY without DB, to a key in the source's slot"
 				})
 			}
@@ -607,7 +647,7 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 			return
 		}
 		ex.Reason = "KEYS " + strconv.Quote(argv[1])
-		a.addPattern(KindKeyspaceWide, name, Generalize(argv[1]), client, ex, func() string {
+		a.addPattern(KindKeyspaceWide, name, Generalize(argv[1]), client, exampleOf(ex), func() string {
 			return "a cluster answers KEYS from one node: keep the keys in a set (with a hashtag) and read that, or SCAN every master"
 		})
 	case "SCAN":
@@ -618,12 +658,12 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 			}
 		}
 		ex.Reason = "SCAN MATCH " + strconv.Quote(match)
-		a.addPattern(KindKeyspaceWide, name, Generalize(match), client, ex, func() string {
+		a.addPattern(KindKeyspaceWide, name, Generalize(match), client, exampleOf(ex), func() string {
 			return "a cluster SCANs one node: SCAN every master (go-redis ForEachMaster, redis-cli --cluster call), or keep the keys in a set with a hashtag"
 		})
 	case "RANDOMKEY":
 		ex.Reason = "RANDOMKEY"
-		a.addPattern(KindKeyspaceWide, name, "", client, ex, func() string {
+		a.addPattern(KindKeyspaceWide, name, "", client, exampleOf(ex), func() string {
 			return "a cluster picks a key from one node: pick a node first, or keep the keys in a set and use SRANDMEMBER"
 		})
 	}
@@ -631,7 +671,7 @@ func (a *Analyzer) special(name string, argv []string, client string, db, n int)
 
 // add counts an occurrence in the group of its kind, command and the
 // pattern of keys; fix is called once, for a new group.
-func (a *Analyzer) add(kind, command, client string, ex Example, keys []string, fix func() string) {
+func (a *Analyzer) add(kind, command, client string, ex func() Example, keys []string, fix func() string) {
 	pats := make([]string, 0, len(keys))
 	for _, k := range keys {
 		p := Pattern(a.rules, k)
@@ -644,7 +684,7 @@ func (a *Analyzer) add(kind, command, client string, ex Example, keys []string, 
 }
 
 // addPattern is add with the pattern given.
-func (a *Analyzer) addPattern(kind, command, pattern, client string, ex Example, fix func() string) {
+func (a *Analyzer) addPattern(kind, command, pattern, client string, example func() Example, fix func() string) {
 	gk := groupKey{kind, command, pattern}
 	g := a.groups[gk]
 	if g == nil {
@@ -656,7 +696,12 @@ func (a *Analyzer) addPattern(kind, command, pattern, client string, ex Example,
 	if h := host(client); !g.hosts[h] && len(g.hosts) < 1000 {
 		g.hosts[strings.Clone(h)] = true
 	}
-	if len(g.Examples) < MaxExamples && !slices.ContainsFunc(g.Examples, func(e Example) bool { return slices.Equal(e.Keys, ex.Keys) && e.Reason == ex.Reason }) {
+	if len(g.Examples) >= MaxExamples || g.tries >= maxTries {
+		return
+	}
+	g.tries++
+	ex := example()
+	if !slices.ContainsFunc(g.Examples, func(e Example) bool { return slices.Equal(e.Keys, ex.Keys) && e.Reason == ex.Reason }) {
 		ex.Client = strings.Clone(ex.Client)
 		ex.Keys = slices.Clone(ex.Keys)
 		for i := range ex.Keys {
