@@ -1,9 +1,8 @@
 package traffic
 
 import (
-	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -16,24 +15,8 @@ import (
 func analyze(t *testing.T, capture string, opt Options) (*Report, []string) {
 	t.Helper()
 	a := New(opt)
-	r := NewReader(strings.NewReader(capture))
-	var l Line
 	var bad []string
-	for {
-		err := r.Next(&l)
-		if err == io.EOF {
-			break
-		}
-		var bl *BadLine
-		if errors.As(err, &bl) {
-			bad = append(bad, bl.Error())
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Feed(&l, r.LineNumber())
-	}
+	eachLine(t, []byte(capture), a.Feed, func(bl *BadLine) { bad = append(bad, bl.Error()) })
 	return a.Report(), bad
 }
 
@@ -103,7 +86,7 @@ func TestAnalyze(t *testing.T) {
 		// KEYS, SCAN, RANDOMKEY
 		KindKeyspaceWide: 3,
 	}
-	if got := counts(r); !mapsEqual(got, want) {
+	if got := counts(r); !maps.Equal(got, want) {
 		t.Errorf("counts %v, want %v", got, want)
 	}
 	if r.Commands != 32 || r.ScriptCommands != 4 || r.StrayScriptCommands != 1 {
@@ -156,18 +139,6 @@ cross-slot|COPY|job:<n> job:<n>:bak|1|10.0.0.7|give the keys a common hashtag su
 }
 
 func slotStr(k string) string { return fmt.Sprint(slot.Of(k)) }
-
-func mapsEqual(a, b map[string]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
 
 // A WATCH or MULTI of one client is not mixed up with the commands of
 // another, and DISCARD, UNWATCH and RESET end what they end.

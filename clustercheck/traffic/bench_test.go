@@ -1,10 +1,7 @@
 package traffic
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -60,26 +57,13 @@ func BenchmarkCaptureParse(b *testing.B) {
 }
 
 func readAll(b *testing.B, data []byte, analyse bool) (*Report, int) {
-	r := NewReader(bytes.NewReader(data))
 	a := New(Options{})
-	var l Line
 	n := 0
-	for {
-		err := r.Next(&l)
-		if err == io.EOF {
-			break
-		}
-		var bl *BadLine
-		if errors.As(err, &bl) {
-			continue
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+	eachLine(b, data, func(l *Line, ln int) {
 		n++
 		if analyse {
-			a.Feed(&l, r.LineNumber())
+			a.Feed(l, ln)
 		}
-	}
+	}, func(*BadLine) {})
 	return a.Report(), n
 }

@@ -1,6 +1,7 @@
 package traffic
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -80,24 +81,10 @@ func TestReader(t *testing.T) {
 		"garbage here\n" +
 		"+2.000002 [0 a:1] \"GET\" \"" + strings.Repeat("x", 300000) + "\"\n" +
 		"3.000003 [0 a:1] \"SET\" \"k\" \"cut"
-	r := NewReader(strings.NewReader(in))
-	var l Line
 	var got []string
-	for {
-		err := r.Next(&l)
-		if err == io.EOF {
-			break
-		}
-		var bl *BadLine
-		if errors.As(err, &bl) {
-			got = append(got, bl.Error())
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, l.Args[0]+" "+l.Args[1][:1]+" line "+string(rune('0'+r.LineNumber())))
-	}
+	r := eachLine(t, []byte(in), func(l *Line, n int) {
+		got = append(got, l.Args[0]+" "+l.Args[1][:1]+" line "+string(rune('0'+n)))
+	}, func(bl *BadLine) { got = append(got, bl.Error()) })
 	want := []string{
 		"GET k line 2",
 		`line 4, column 1: does not start with a timestamp such as 1700000000.123456 (not MONITOR output: a line from another tool?): "garbage here"`,
@@ -109,6 +96,28 @@ func TestReader(t *testing.T) {
 	}
 	if r.Skipped != 2 {
 		t.Errorf("skipped %d lines, want 2", r.Skipped)
+	}
+}
+
+// eachLine reads data with a Reader, calling fn with each line and its
+// number, and bad with each bad line; it returns the Reader.
+func eachLine(tb testing.TB, data []byte, fn func(*Line, int), bad func(*BadLine)) *Reader {
+	tb.Helper()
+	r := NewReader(bytes.NewReader(data))
+	var l Line
+	for {
+		err := r.Next(&l)
+		var bl *BadLine
+		switch {
+		case err == io.EOF:
+			return r
+		case errors.As(err, &bl):
+			bad(bl)
+		case err != nil:
+			tb.Fatal(err)
+		default:
+			fn(&l, r.LineNumber())
+		}
 	}
 }
 

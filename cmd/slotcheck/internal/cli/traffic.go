@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,7 +96,7 @@ func runTraffic(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("--sample %d: it must be 0 (no limit) or more", *sample)
 	}
 	for _, f := range *failOn {
-		if f != "all" && !contains(traffic.Kinds, f) {
+		if f != "all" && !slices.Contains(traffic.Kinds, f) {
 			return usagef("--fail-on %q: the kinds are %s, or all", f, strings.Join(traffic.Kinds, ", "))
 		}
 	}
@@ -163,15 +164,6 @@ func runTraffic(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err // the report of what was read is out; the error follows
 	}
 	return trafficFailures(r, *failOn)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // getKeys asks COMMAND GETKEYS on its own connection.
@@ -324,7 +316,7 @@ func monitorError(cf *connFlags, err error) error {
 func trafficFailures(r *traffic.Report, failOn []string) error {
 	var found []string
 	for _, k := range traffic.Kinds {
-		if n := r.Count(k); n > 0 && (contains(failOn, k) || contains(failOn, "all")) {
+		if n := r.Count(k); n > 0 && (slices.Contains(failOn, k) || slices.Contains(failOn, "all")) {
 			found = append(found, fmt.Sprintf("%s %s", k, thousands(n)))
 		}
 	}

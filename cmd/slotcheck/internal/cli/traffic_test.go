@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,7 +282,7 @@ func TestTrafficLive(t *testing.T) {
 		t.Fatalf("live: exit %s, stderr %q", live[0], live[2])
 	}
 	lr := readTrafficJSON(t, live[1])
-	if got := lr.counts(); !maps(got, wantCounts) {
+	if got := lr.counts(); !maps.Equal(got, wantCounts) {
 		t.Errorf("live counts %v, want %v\n%s", got, wantCounts, live[1])
 	}
 	if lr.Commands != int64(want) || lr.ScriptCommands != 4 {
@@ -296,7 +297,7 @@ func TestTrafficLive(t *testing.T) {
 		t.Fatalf("--from: exit %d, stderr %q", code, errs)
 	}
 	fr := readTrafficJSON(t, out)
-	if got := fr.counts(); !maps(got, wantCounts) {
+	if got := fr.counts(); !maps.Equal(got, wantCounts) {
 		t.Errorf("--from counts %v, want %v\n%s", got, wantCounts, out)
 	}
 	if !slices.Equal(fr.groups(), lr.groups()) {
@@ -381,18 +382,6 @@ func port(t *testing.T, addr string) int {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func maps(a, b map[string]int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // badCapture holds every kind of bad input: the OK that redis-cli writes
