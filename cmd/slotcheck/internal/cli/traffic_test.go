@@ -676,3 +676,38 @@ func TestTrafficSIGINT(t *testing.T) {
 		t.Errorf("stdout %q", stdout.String())
 	}
 }
+
+// TestTrafficEnds ends live watches by --duration, and by the server
+// closing the MONITOR connection (CLIENT KILL), which exits with status 3
+// and one line.
+func TestTrafficEnds(t *testing.T) {
+	s := redistest.StartStandalone(t)
+	ctx := context.Background()
+	adm := s.Client(t).Conn()
+	defer adm.Close()
+	code, out, errs := run(t, "traffic", "--addr", s.Addr, "--duration", "50ms")
+	if code != ExitOK || errs != "" || !strings.Contains(out, "stopped by --duration 50ms") {
+		t.Errorf("--duration: %d %q %q", code, out, errs)
+	}
+
+	done := make(chan [3]string, 1)
+	go func() {
+		code, out, errs := run(t, "traffic", "--addr", s.Addr)
+		done <- [3]string{strconv.Itoa(code), out, errs}
+	}()
+	waitMonitors(t, adm, 1)
+	list := adm.ClientList(ctx).Val()
+	for line := range strings.Lines(list) {
+		if strings.Contains(line, "cmd=monitor") {
+			id := strings.TrimPrefix(strings.Fields(line)[0], "id=")
+			if err := adm.Do(ctx, "CLIENT", "KILL", "ID", id).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res := <-done
+	if res[0] != strconv.Itoa(ExitError) {
+		t.Errorf("killed: exit %s", res[0])
+	}
+	wantOneLine(t, res[2], s.Addr, "the server closed the MONITOR connection")
+}
