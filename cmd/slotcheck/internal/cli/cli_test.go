@@ -71,7 +71,7 @@ func TestUsage(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "slotcheck audit --addr") {
 		t.Fatalf("--help: %d %q", code, out)
 	}
-	for _, cmd := range []string{"slot", "verify", "audit"} {
+	for _, cmd := range []string{"slot", "verify", "audit", "traffic"} {
 		code, out, _ := run(t, cmd, "--help")
 		if code != ExitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--timeout") || strings.Count(out, "Examples:") != 1 {
 			t.Errorf("%s --help: %d %q", cmd, code, out)

@@ -135,11 +135,7 @@ func TestTrafficLive(t *testing.T) {
 		}
 	}
 	mixAddr, admAddr := clientAddr(t, mix), clientAddr(t, adm)
-	// What a MONITOR client has not read waits in the server's memory,
-	// without limit by default.
-	if limit := adm.ConfigGet(ctx, "client-output-buffer-limit").Val()["client-output-buffer-limit"]; !strings.HasPrefix(limit, "normal 0 0 0 ") {
-		t.Errorf("client-output-buffer-limit %q", limit)
-	}
+
 	if err := mix.FunctionLoad(ctx, "#!lua name=trafficlib\nredis.register_function('touch', function(keys, args) return redis.call('GET', 'fn:undeclared') end)").Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -252,6 +248,12 @@ func TestTrafficLive(t *testing.T) {
 		liveDone <- [3]string{strconv.Itoa(code), out, errs}
 	}()
 	waitMonitors(t, adm, 2)
+	// What a MONITOR client has not read waits in the server's memory,
+	// without limit by default. CONFIG, an admin command, is not shown:
+	// the counts below hold with it.
+	if limit := adm.ConfigGet(ctx, "client-output-buffer-limit").Val()["client-output-buffer-limit"]; !strings.HasPrefix(limit, "normal 0 0 0 ") {
+		t.Errorf("client-output-buffer-limit %q", limit)
+	}
 	for _, f := range mixCommands {
 		f()
 	}
@@ -328,6 +330,20 @@ func TestTrafficLive(t *testing.T) {
 	queued := strings.Index(text, `"SET" "{h}:1"`)
 	if between < 0 || queued < between {
 		t.Errorf("the queued SET is not after the PING sent before EXEC")
+	}
+	var tx []string
+	for line := range strings.Lines(text[strings.LastIndexByte(text[:queued], '\n')+1:]) {
+		if len(tx) == 3 {
+			break
+		}
+		var l traffic.Line
+		if err := traffic.ParseLine([]byte(strings.TrimSpace(line)), &l); err != nil {
+			t.Fatal(err)
+		}
+		tx = append(tx, strings.Join(l.Args, " "))
+	}
+	if want := []string{"SET {h}:1 v", "SET {h}:2 v", "EXEC"}; !slices.Equal(tx, want) {
+		t.Errorf("the queued commands and EXEC: %q, want %q", tx, want)
 	}
 	if strings.Contains(text, `"d:1"`) || !strings.Contains(text, `"DISCARD"`) {
 		t.Errorf("a DISCARDed command shows in MONITOR")
@@ -586,6 +602,12 @@ func TestTrafficACL(t *testing.T) {
 		t.Errorf("README.md does not show the ACL rules %q", ACLTraffic)
 	}
 
+	// MONITOR is in the @admin and @dangerous categories.
+	info, err := adm.Do(ctx, "COMMAND", "INFO", "MONITOR").Slice()
+	if err != nil || !strings.Contains(fmt.Sprint(info), "@admin") || !strings.Contains(fmt.Sprint(info), "@dangerous") {
+		t.Errorf("COMMAND INFO MONITOR: %v %v", info, err)
+	}
+
 	watch := func(user, pw string) (int, *trafficReport, string) {
 		t.Setenv(PasswordEnv, pw)
 		done := make(chan [3]string, 1)
@@ -710,4 +732,75 @@ func TestTrafficEnds(t *testing.T) {
 		t.Errorf("killed: exit %s", res[0])
 	}
 	wantOneLine(t, res[2], s.Addr, "the server closed the MONITOR connection")
+}
+
+// TestTrafficClusterRefuses checks, on a real cluster, what the README
+// says a cluster does with the multi-db and keyspace-wide commands: KEYS,
+// SCAN and RANDOMKEY answer from the node they are sent to, and a node
+// refuses SELECT of another database, MOVE, SWAPDB and COPY with DB.
+func TestTrafficClusterRefuses(t *testing.T) {
+	cl := redistest.Shared(t)
+	cc := cl.Client(t)
+	ctx := context.Background()
+	var keys []string
+	for i := range 30 {
+		k := "trafficclaims:" + strconv.Itoa(i)
+		keys = append(keys, k)
+		if err := cc.Set(ctx, k, "v", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, k := range keys {
+			cc.Del(ctx, k)
+		}
+	})
+	node := cl.Nodes[0]
+	nc := node.Client(t)
+	var mine []string
+	for _, k := range keys {
+		if o, err := cl.Owner(slot.Of(k)); err != nil {
+			t.Fatal(err)
+		} else if o == node {
+			mine = append(mine, k)
+		}
+	}
+	if len(mine) == 0 || len(mine) == len(keys) {
+		t.Fatalf("%d of %d keys on node 0; the test needs some elsewhere", len(mine), len(keys))
+	}
+	got, err := nc.Keys(ctx, "trafficclaims:*").Result()
+	slices.Sort(got)
+	slices.Sort(mine)
+	if err != nil || !slices.Equal(got, mine) {
+		t.Errorf("KEYS on one node: %q %v, want that node's %q", got, err, mine)
+	}
+	var scanned []string
+	iter := nc.Scan(ctx, 0, "trafficclaims:*", 1000).Iterator()
+	for iter.Next(ctx) {
+		scanned = append(scanned, iter.Val())
+	}
+	slices.Sort(scanned)
+	if iter.Err() != nil || !slices.Equal(scanned, mine) {
+		t.Errorf("SCAN on one node: %q %v, want %q", scanned, iter.Err(), mine)
+	}
+	for range 20 {
+		k, err := nc.RandomKey(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, _ := cl.Owner(slot.Of(k)); o != node {
+			t.Errorf("RANDOMKEY on node 0 gave %q, of another node", k)
+		}
+	}
+	for _, args := range [][]any{
+		{"SELECT", "1"},
+		{"MOVE", mine[0], "1"},
+		{"SWAPDB", "0", "1"},
+		{"COPY", "{" + mine[0] + "}", "{" + mine[0] + "}:copy", "DB", "1"},
+	} {
+		err := nc.Do(ctx, args...).Err()
+		if err == nil || !strings.Contains(err.Error(), "cluster mode") {
+			t.Errorf("%q on a cluster node: %v", args, err)
+		}
+	}
 }
