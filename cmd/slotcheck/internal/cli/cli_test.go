@@ -550,6 +550,10 @@ func TestTLSPerNodeCertificates(t *testing.T) {
 	if code != ExitOK || strings.Count(out, "agrees") != 3 {
 		t.Fatalf("slot over TLS: %d %q %q", code, out, errs)
 	}
+	code, out, errs = run(t, append([]string{"traffic", "--duration", "50ms"}, tlsArgs...)...)
+	if code != ExitOK || !strings.Contains(out, "stopped by --duration") {
+		t.Fatalf("traffic over TLS: %d %q %q", code, out, errs)
+	}
 
 	// Node 2 now presents a certificate for another address.
 	bad, badKey, err := cl.CA.Issue("wrong", "127.0.0.9")

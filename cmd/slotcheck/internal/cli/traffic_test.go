@@ -305,6 +305,14 @@ func TestTrafficLive(t *testing.T) {
 	if !slices.Equal(fr.groups(), lr.groups()) {
 		t.Errorf("groups differ:\nlive  %q\n--from %q", lr.groups(), fr.groups())
 	}
+	// --from with a server: COMMAND GETKEYS confirms the keys that move.
+	code, out, errs = run(t, "traffic", "--from", capPath, "--addr", s.Addr, "--json")
+	if code != ExitOK || errs != "" {
+		t.Fatalf("--from --addr: exit %d, stderr %q", code, errs)
+	}
+	if sr := readTrafficJSON(t, out); !slices.Equal(sr.groups(), fr.groups()) || sr.GetKeys.Asked == 0 || sr.GetKeys.Differed != 0 {
+		t.Errorf("--from --addr: %q, COMMAND GETKEYS %+v", sr.groups(), sr.GetKeys)
+	}
 
 	if keep := os.Getenv("SLOTLINT_TRAFFIC_KEEP"); keep != "" {
 		os.WriteFile(keep, capture0(t, capPath), 0o600)
@@ -651,6 +659,12 @@ func TestTrafficACL(t *testing.T) {
 	if code != ExitOK || !strings.Contains(r.GetKeys.Stopped, "give the user +command|getkeys") || r.counts()[traffic.KindCrossSlot] != 1 {
 		t.Errorf("nogetkeys: %d %+v %q", code, r, errs)
 	}
+	t.Setenv(PasswordEnv, "wrong")
+	code, _, errs = run(t, "traffic", "--addr", s.Addr, "--user", "watcher", "--sample", "1")
+	if code != ExitError {
+		t.Errorf("wrong password: exit %d", code)
+	}
+	wantOneLine(t, errs, "authentication failed", "WRONGPASS")
 	// The user with the documented rules was denied nothing.
 	entries, err := adm.Do(ctx, "ACL", "LOG").Slice()
 	if err != nil {
