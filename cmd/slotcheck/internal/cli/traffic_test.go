@@ -659,12 +659,6 @@ func TestTrafficACL(t *testing.T) {
 	if code != ExitOK || !strings.Contains(r.GetKeys.Stopped, "give the user +command|getkeys") || r.counts()[traffic.KindCrossSlot] != 1 {
 		t.Errorf("nogetkeys: %d %+v %q", code, r, errs)
 	}
-	t.Setenv(PasswordEnv, "wrong")
-	code, _, errs = run(t, "traffic", "--addr", s.Addr, "--user", "watcher", "--sample", "1")
-	if code != ExitError {
-		t.Errorf("wrong password: exit %d", code)
-	}
-	wantOneLine(t, errs, "authentication failed", "WRONGPASS")
 	// The user with the documented rules was denied nothing.
 	entries, err := adm.Do(ctx, "ACL", "LOG").Slice()
 	if err != nil {
@@ -675,6 +669,12 @@ func TestTrafficACL(t *testing.T) {
 			t.Errorf("watcher denied: %s", s)
 		}
 	}
+	t.Setenv(PasswordEnv, "wrong")
+	code, _, errs = run(t, "traffic", "--addr", s.Addr, "--user", "watcher", "--sample", "1")
+	if code != ExitError {
+		t.Errorf("wrong password: exit %d", code)
+	}
+	wantOneLine(t, errs, "authentication failed", "WRONGPASS")
 }
 
 // TestTrafficSIGINT interrupts a live watch of the slotcheck binary with
