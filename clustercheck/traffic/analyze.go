@@ -354,11 +354,9 @@ func (a *Analyzer) Feed(l *Line, n int) {
 	st := a.clients[l.Client]
 	switch name {
 	case "MULTI":
-		if st == nil {
-			st = &clientState{}
-			a.clients[strings.Clone(l.Client)] = st
+		if st = a.state(st, l.Client); st != nil {
+			st.multi, st.keys, st.line = true, nil, n
 		}
-		st.multi, st.keys, st.line = true, nil, n
 		return
 	case "EXEC":
 		if st != nil && st.multi {
@@ -380,9 +378,12 @@ func (a *Analyzer) Feed(l *Line, n int) {
 	}
 	a.special(name, l.Args, l.Client, l.DB, n)
 	keys := a.keys(in, l.Args)
-	if isScript(name) {
+	i, j, split := spans(keys)
+	switch {
+	case isScript(name):
+		// Its KEYS are checked with what it touches, at its end.
 		a.script = &scriptRun{name: name, client: strings.Clone(l.Client), line: n, db: l.DB, keys: cloneAll(keys)}
-	} else if i, j, split := spans(keys); split {
+	case split:
 		ki, kj := keys[i], keys[j]
 		a.add(KindCrossSlot, name, l.Client, func() Example {
 			c := keyspace.Colocate(keyspace.Lit(ki), keyspace.Lit(kj))
@@ -392,21 +393,36 @@ func (a *Analyzer) Feed(l *Line, n int) {
 				Reason: c.Reason,
 			}
 		}, keys, func() string { return hashtagFix(ki, kj) })
+	}
+	if split {
 		return // a cluster refuses it: it joins no transaction
 	}
 	switch {
 	case name == "WATCH":
-		if st == nil {
-			st = &clientState{}
-			a.clients[strings.Clone(l.Client)] = st
+		if st = a.state(st, l.Client); st != nil {
+			st.watched = append(st.watched, cloneAll(keys)...)
 		}
-		st.watched = append(st.watched, cloneAll(keys)...)
 	case st != nil && st.multi:
 		st.keys = append(st.keys, cloneAll(keys)...)
 	}
 }
 
 func (a *Analyzer) forget(client string) { delete(a.clients, client) }
+
+// maxClients bounds the clients followed in WATCH or MULTI at once: the
+// state of a client that went away in between is never dropped.
+const maxClients = 100000
+
+// state returns st, or a new state for client when st is nil, or nil when
+// maxClients are followed already.
+func (a *Analyzer) state(st *clientState, client string) *clientState {
+	if st != nil || len(a.clients) >= maxClients {
+		return st
+	}
+	st = &clientState{}
+	a.clients[strings.Clone(client)] = st
+	return st
+}
 
 func isScript(name string) bool {
 	switch name {

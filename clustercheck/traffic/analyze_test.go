@@ -166,10 +166,14 @@ func TestTransactionsPerClient(t *testing.T) {
 3.1 [0 c:5] "MGET" "e:2" "e:3"
 3.2 [0 c:5] "SET" "{e:1}x" "v"
 3.3 [0 c:5] "EXEC"
+3.4 [0 c:6] "MULTI"
+3.5 [0 c:6] "EVAL" "return 1" "2" "f:1" "f:2"
+3.6 [0 c:6] "SET" "{f:1}x" "v"
+3.7 [0 c:6] "EXEC"
 `
 	r, _ := analyze(t, capture, Options{})
-	if got := counts(r); got[KindTransaction] != 0 || got[KindCrossSlot] != 1 {
-		t.Errorf("counts %v, want only the MGET's cross-slot", got)
+	if got := counts(r); !maps.Equal(got, map[string]int64{KindCrossSlot: 1, KindScript: 1}) {
+		t.Errorf("counts %v, want only the MGET's cross-slot and the EVAL's KEYS", got)
 	}
 }
 
