@@ -817,6 +817,17 @@ func TestFailoverMidAudit(t *testing.T) {
 	}
 }
 
+// buildSlotcheck builds the slotcheck binary into the test's directory.
+func buildSlotcheck(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "slotcheck")
+	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestSIGINT runs the slotcheck binary, interrupts a slow audit with
 // SIGINT, and expects exit status 130 and one line on stderr.
 func TestSIGINT(t *testing.T) {
@@ -828,11 +839,7 @@ func TestSIGINT(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "slotcheck")
-	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildSlotcheck(t)
 	clients := func() int {
 		info := c.Info(ctx, "clients").Val()
 		for line := range strings.Lines(info) {

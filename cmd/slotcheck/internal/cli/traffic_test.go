@@ -684,11 +684,7 @@ func TestTrafficSIGINT(t *testing.T) {
 	ctx := context.Background()
 	adm := s.Client(t).Conn()
 	defer adm.Close()
-	bin := filepath.Join(t.TempDir(), "slotcheck")
-	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildSlotcheck(t)
 	cmd := exec.Command(bin, "traffic", "--addr", s.Addr)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
