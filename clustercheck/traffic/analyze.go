@@ -468,7 +468,7 @@ func cloneAll(keys []string) []string {
 // hashtagFix suggests a common hashtag for two keys, with its varying
 // parts shown as in patterns.
 func hashtagFix(a, b string) string {
-	return "give the keys a common hashtag such as " + showTag(keyspace.SuggestTag(keyspace.Lit(a), keyspace.Lit(b)))
+	return "give the keys a common hashtag such as " + showTag(keyspace.SuggestTag(litKeys(a, b)...))
 }
 
 // showTag quotes a suggested hashtag with its varying parts shown as in
@@ -572,7 +572,7 @@ func (a *Analyzer) endScript() {
 	a.add(KindScript, run.name, run.client, func() Example {
 		return Example{Client: run.client, Line: run.line, DB: run.db, Keys: ex, Reason: strings.Join(why, "; ")}
 	}, all, func() string {
-		tag := showTag(keyspace.SuggestTag(litKeys(all)...))
+		tag := showTag(keyspace.SuggestTag(litKeys(all...)...))
 		_, _, _, spans := crossslot.Split(all)
 		switch {
 		case len(run.undeclared) == 0:
@@ -584,13 +584,19 @@ func (a *Analyzer) endScript() {
 	})
 }
 
-func litKeys(keys []string) []keyspace.Key {
+// litKeys returns keys as literal keyspace keys for SuggestTag, each cut
+// to maxTagKey bytes: the suggestion compares the keys' segments, and a
+// hashtag is seldom that far in.
+func litKeys(keys ...string) []keyspace.Key {
 	out := make([]keyspace.Key, len(keys))
 	for i, k := range keys {
-		out[i] = keyspace.Lit(k)
+		out[i] = keyspace.Lit(k[:min(len(k), maxTagKey)])
 	}
 	return out
 }
+
+// maxTagKey bounds the bytes of a key that SuggestTag looks at.
+const maxTagKey = 512
 
 // trackDB notes the database of a client's command: one other than 0
 // that no SELECT seen here chose was selected before the first line.

@@ -134,6 +134,10 @@ func FuzzParseLine(f *testing.F) {
 		`1796153228.765133 [0 a] "SET" "k\x4`,
 		`OK`,
 		``,
+		`1796153228.765133 [3 a] "SELECT" "99999999999999999999"`,
+		`1796153228.765133 [0 a] "SCAN" "0" "MATCH"`,
+		`1796153228.765133 [0 a] "EVAL" "s" "-1" "k"`,
+		`1796153228.765133 [0 a] "COPY" "a" "b" "DB" "x"`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -150,6 +154,14 @@ func FuzzParseLine(f *testing.F) {
 		if m.DB != l.DB || m.Client != l.Client || !slices.Equal(m.Args, l.Args) {
 			t.Fatalf("%q and its rewrite %q parse differently: %q %q", b, again, l.Args, m.Args)
 		}
+		// The analyser takes any line: as a client's, and as a script's
+		// after an EVAL.
+		a := New(Options{})
+		a.Feed(&l, 1)
+		a.Feed(&Line{Client: "c:1", Args: []string{"EVAL", "", "1", "k"}}, 2)
+		l.Client = "lua"
+		a.Feed(&l, 3)
+		a.Report()
 	})
 }
 
