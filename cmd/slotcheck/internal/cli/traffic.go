@@ -72,6 +72,7 @@ func runTraffic(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("traffic", trafficHelp+aclHelp(ACLTraffic), stdout)
 	var cf connFlags
 	cf.register(fs, "")
+	fs.MarkHidden("cluster") // traffic watches the one server at --addr
 	from := fs.String("from", "", `read a capture of "redis-cli monitor" from FILE ("-" for standard input) instead of watching --addr`)
 	duration := fs.Duration("duration", 0, "stop a live watch after this long (0: at Ctrl-C or --sample)")
 	sample := fs.Int64("sample", 0, "stop after N commands (0: no limit)")
