@@ -34,6 +34,8 @@ Usage:
   slotcheck verify --addr HOST:PORT [--rules FILE] [--samples N]
   slotcheck audit --addr HOST:PORT [--match PATTERN] [--rules FILE] [--rate N] [--json]
                   [--fail-on orphans,broken-hashtag,unmatched]
+  slotcheck traffic --addr HOST:PORT [--duration D] [--sample N] [--json] [--fail-on KINDS]
+  slotcheck traffic --from FILE|- [--rules FILE] [--json] [--fail-on KINDS]
 
 Commands:
   slot     show the slot and hashtag of each key; with --addr, confirmed by
@@ -43,6 +45,10 @@ Commands:
            in one slot; exits 1 on any mismatch
   audit    SCAN every master and report keys that fit no key family, broken
            hashtags, and how keys spread over slots and masters
+  traffic  read a standalone server's MONITOR output, live or from a
+           capture, and report what a cluster would refuse: cross-slot
+           commands, transactions and scripts, databases other than 0,
+           keyspace-wide commands
 
 Connection flags (every command that talks to a server):
   --addr HOST:PORT   a server, or any node of a cluster
@@ -58,8 +64,8 @@ Connection flags (every command that talks to a server):
 "--" ends the flags: what follows are arguments (keys), even if they start
 with "-".
 
-Exit status: 0 all good; 1 a mismatch was found (or, for audit, a problem
-named in --fail-on); 2 bad usage: a bad flag or value, a bad rules file, a
+Exit status: 0 all good; 1 a mismatch was found (or, for audit and traffic,
+a problem named in --fail-on); 2 bad usage: a bad flag or value, a bad rules file, a
 missing or bad TLS file; 3 the server could not be reached, refused, or
 failed; 130 interrupted (SIGINT). Run "slotcheck COMMAND --help" for more.
 `
@@ -93,11 +99,13 @@ func RunContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		cmd = runVerify
 	case "audit":
 		cmd = runAudit
+	case "traffic":
+		cmd = runTraffic
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	default:
-		fmt.Fprintf(stderr, "slotcheck: unknown command %q; the commands are slot, verify and audit (slotcheck --help)\n", args[0])
+		fmt.Fprintf(stderr, "slotcheck: unknown command %q; the commands are slot, verify, audit and traffic (slotcheck --help)\n", args[0])
 		return ExitUsage
 	}
 	err := cmd(ctx, args[1:], stdout, stderr)

@@ -71,7 +71,7 @@ func TestUsage(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "slotcheck audit --addr") {
 		t.Fatalf("--help: %d %q", code, out)
 	}
-	for _, cmd := range []string{"slot", "verify", "audit"} {
+	for _, cmd := range []string{"slot", "verify", "audit", "traffic"} {
 		code, out, _ := run(t, cmd, "--help")
 		if code != ExitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--timeout") || strings.Count(out, "Examples:") != 1 {
 			t.Errorf("%s --help: %d %q", cmd, code, out)
@@ -550,6 +550,10 @@ func TestTLSPerNodeCertificates(t *testing.T) {
 	if code != ExitOK || strings.Count(out, "agrees") != 3 {
 		t.Fatalf("slot over TLS: %d %q %q", code, out, errs)
 	}
+	code, out, errs = run(t, append([]string{"traffic", "--duration", "50ms"}, tlsArgs...)...)
+	if code != ExitOK || !strings.Contains(out, "stopped by --duration") {
+		t.Fatalf("traffic over TLS: %d %q %q", code, out, errs)
+	}
 
 	// Node 2 now presents a certificate for another address.
 	bad, badKey, err := cl.CA.Issue("wrong", "127.0.0.9")
@@ -813,6 +817,17 @@ func TestFailoverMidAudit(t *testing.T) {
 	}
 }
 
+// buildSlotcheck builds the slotcheck binary into the test's directory.
+func buildSlotcheck(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "slotcheck")
+	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestSIGINT runs the slotcheck binary, interrupts a slow audit with
 // SIGINT, and expects exit status 130 and one line on stderr.
 func TestSIGINT(t *testing.T) {
@@ -824,11 +839,7 @@ func TestSIGINT(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "slotcheck")
-	build := exec.Command("go", "build", "-o", bin, "github.com/slotlint/slotlint/cmd/slotcheck")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildSlotcheck(t)
 	clients := func() int {
 		info := c.Info(ctx, "clients").Val()
 		for line := range strings.Lines(info) {
