@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite README.md's matrix and goredis9
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // clients are the clients of the matrix, in the README's order.
-var clients = []Client{GoRedis9, GoRedis9Resolver, GoRedis8, GoRedis7, GoRedis6}
+var clients = []Client{GoRedis9, GoRedis9Resolver, GoRedis8, GoRedis7, GoRedis6, Rueidis, Valkey, Redigo, Radix3, Radix4}
 
 // An Outcome is what a row did, classified.
 type Outcome struct {
@@ -189,7 +189,18 @@ func (l *lab) runRow(r Row) (Result, error) {
 	if err := l.reset(ctx); err != nil {
 		return Result{}, err
 	}
-	return r.Run(ctx, l.env), nil
+	return runRecover(ctx, r, l.env), nil
+}
+
+// runRecover runs a row, and turns a panic of the client into an error
+// whose text starts with "panic: ".
+func runRecover(ctx context.Context, r Row, e *Env) (res Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = Result{Err: fmt.Errorf("panic: %v", v)}
+		}
+	}()
+	return r.Run(ctx, e)
 }
 
 // probe tells whether the DB row's key is in the cluster.
@@ -348,6 +359,9 @@ func cell(o Outcome) string {
 	case Failed:
 		if crossRE.MatchString(o.Text) {
 			return "`CROSSSLOT` from the server"
+		}
+		if p, ok := strings.CutPrefix(o.Text, "panic: "); ok {
+			return "panics: `" + p + "`"
 		}
 		return "error `" + strings.ReplaceAll(o.Text, "|", `\|`) + "`"
 	case Wrong:

@@ -141,7 +141,8 @@ func values(err error, vals ...any) Result {
 	return Result{Got: strings.Join(s, " ")}
 }
 
-// strs is the Result of a read of several strings.
+// strs is the Result of a read of several strings: radix's
+// Do(Cmd(&out, ...)) fills out and returns the error, others return both.
 func strs(vals []string, err error) Result {
 	if err != nil {
 		return Result{Err: err}
