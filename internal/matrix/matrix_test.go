@@ -176,7 +176,7 @@ func runAll(c *redistest.Cluster) ([]Outcome, error) {
 			out = append(out, o)
 		}
 	}
-	old, err := []Outcome(nil), error(nil) // TEMP
+	old, err := l.runOld()
 	if err != nil {
 		return nil, err
 	}
@@ -302,6 +302,31 @@ func TestMatrix(t *testing.T) {
 		t.Logf("%-22s %-18s %-8s %s", o.Client, o.Shape, o.Kind, o.Text)
 	}
 	checkFile(t, readme, "<!-- BEGIN matrix -->\n", "<!-- END matrix -->", table(outs))
+}
+
+// TestOldCopy checks that goredis9old runs the rows of this module.
+func TestOldCopy(t *testing.T) {
+	for _, name := range []string{"row.go", "goredis9.go"} {
+		want, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("goredis9old", name)
+		got, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+		if string(got) == string(want) {
+			continue
+		}
+		if !*update {
+			t.Errorf("%s is not a copy of %s; run go test -run TestOldCopy -update in internal/matrix", path, name)
+			continue
+		}
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // readme is the repository's README.md.

@@ -8,6 +8,7 @@ import (
 
 // Radix3 is radix v3's Cluster.
 var Radix3 = Client{Name: "radix", Module: "github.com/mediocregopher/radix/v3", Cluster: true, Rows: []Row{
+	{Connect, radix3Connect},
 	{AloneOne, radix3AloneOne},
 	{AloneCross, radix3AloneCross},
 	{PipelineCross, radix3PipelineCross},
@@ -22,6 +23,15 @@ var Radix3 = Client{Name: "radix", Module: "github.com/mediocregopher/radix/v3",
 	{Scan, radix3Scan},
 	{DB, radix3DB},
 }}
+
+func radix3Connect(ctx context.Context, e *Env) Result {
+	c, err := radix.NewCluster(e.Addrs)
+	if err != nil {
+		return done(err)
+	}
+	defer c.Close()
+	return done(c.Do(radix.Cmd(nil, "GET", "{price}:1")))
+}
 
 func radix3AloneOne(ctx context.Context, e *Env) Result {
 	c, err := radix.NewCluster(e.Addrs)
