@@ -47,6 +47,10 @@ type Engine struct {
 	rules *ruleset.Rules
 	facts Facts
 
+	// called are the functions and methods the package calls; nil until
+	// calledMethods scans it.
+	called map[string]bool
+
 	decls   map[*types.Func]*ast.FuncDecl
 	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
 	pkgEval *evaluator

@@ -24,10 +24,10 @@ type Client struct {
 	// Types are what the library's types are (ruleset.TypeRole), in the
 	// order rules.yaml lists them.
 	Types [][2]string
-	// SplitSince is the first version whose cluster client splits the
-	// commands marked split by slot when they are sent alone (rules.yaml's
-	// split-since); "" for none.
-	SplitSince string
+	// SplitWith are the methods that, all called in a package, make the
+	// cluster client split the commands marked split by slot when they are
+	// sent alone (rules.yaml's split-with); none for none.
+	SplitWith []string
 }
 
 // goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
@@ -43,12 +43,13 @@ var goRedisTypes = [][2]string{
 // Clients are the client libraries whose tables are generated, in the order
 // of rules.yaml.
 var Clients = []Client{
-	// go-redis 9.18 routes a command by Redis's request_policy tip: MGET,
-	// DEL and the other multi_shard commands sent alone on a ClusterClient
-	// are split by slot (its release notes, and osscluster.go's
-	// cmdsInfo-based routing).
-	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, "v9.18.0"},
-	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, ""},
+	// go-redis v9 splits MGET, DEL and the other multi_shard commands sent
+	// alone on a ClusterClient only with the resolver that reads Redis's
+	// command tips: c.SetCommandInfoResolver(c.NewDynamicResolver()). Its
+	// default resolver knows only FT.* commands, and every v9 release
+	// refuses them with CROSSSLOT otherwise (internal/matrix's rows).
+	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"}},
+	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, nil},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -798,8 +799,8 @@ func Format(tables []*Table, commandsSource string) string {
 			}
 			fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
 		}
-		if t.Client.SplitSince != "" {
-			fmt.Fprintf(&b, "    split-since: %s\n", t.Client.SplitSince)
+		if len(t.Client.SplitWith) > 0 {
+			fmt.Fprintf(&b, "    split-with: [%s]\n", strings.Join(t.Client.SplitWith, ", "))
 		}
 		b.WriteString("    methods:\n")
 		for _, m := range t.Methods {
