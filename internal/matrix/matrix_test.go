@@ -392,7 +392,8 @@ func cell(o Outcome) string {
 	case Wrong:
 		return "no error, wrong answer: " + o.Text
 	case OneNode:
-		return fmt.Sprintf("one master's keys (%s of %d), no error", o.Text, ScanKeys)
+		// Which master answers changes from run to run, and so the count.
+		return "one master's keys, no error"
 	case AllKeys:
 		return "all keys"
 	case Dropped:
@@ -444,7 +445,7 @@ func table(outs []Outcome) string {
 	}
 	b.WriteString("\n| client | command | what it does |\n|---|---|---|\n")
 	for _, name := range clientsInOrder {
-		for _, s := range []Shape{DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverKeys} {
+		for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverKeys} {
 			if o, ok := by[name][s]; ok {
 				fmt.Fprintf(&b, "| %s | %s | %s |\n", name, shapeText[s], cell(o))
 			}
@@ -455,6 +456,7 @@ func table(outs []Outcome) string {
 
 // shapeText describes the shapes of the second table.
 var shapeText = map[Shape]string{
+	Connect:        "a one-key `GET` on a cluster client made with the addresses alone",
 	DelCross:       "`Del(ctx, \"price:1\", \"price:2\")` on a `ClusterClient`",
 	ExistsCross:    "`Exists(ctx, \"price:1\", \"price:2\")` on a `ClusterClient`",
 	MSetCross:      "`MSet(ctx, \"price:1\", \"1\", \"price:2\", \"2\")` on a `ClusterClient`",
