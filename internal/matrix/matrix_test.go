@@ -173,6 +173,9 @@ func runAll(c *redistest.Cluster) ([]Outcome, error) {
 				return nil, fmt.Errorf("%s %s: %v", label, r.Shape, err)
 			}
 			o.Client, o.Func = label, funcName(r.Run)
+			if f, ok := rowFunc[r.Shape]; ok {
+				o.Func = f
+			}
 			out = append(out, o)
 		}
 	}

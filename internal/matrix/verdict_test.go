@@ -115,7 +115,7 @@ func slotlintFindings(t *testing.T) map[string][]string {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/slotlint: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-json", "-test=false", ".")
+	cmd := exec.Command(bin, "-json", "-test=false", "./...")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -141,7 +141,7 @@ func slotlintFindings(t *testing.T) map[string][]string {
 	found := map[string][]string{}
 	for _, d := range diags {
 		file, line := splitPosn(t, d.Posn)
-		name := funcs.at(filepath.Base(file), line)
+		name := funcs.at(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), line)
 		if name == "" {
 			t.Errorf("slotlint reports %s outside a row: %s", d.Posn, d.Message)
 			continue
@@ -187,6 +187,11 @@ func funcLines(t *testing.T) lines {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sub, err := filepath.Glob("resolver/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, sub...)
 	l := lines{}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -202,10 +207,19 @@ func funcLines(t *testing.T) lines {
 		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
-				l[name] = append(l[name], struct {
+				abs, err := filepath.Abs(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fn := fd.Name.Name
+				if dir := filepath.Dir(name); dir != "." {
+					fn = dir + "." + fn
+				}
+				key := filepath.Base(filepath.Dir(abs)) + "/" + filepath.Base(name)
+				l[key] = append(l[key], struct {
 					name       string
 					start, end int
-				}{fd.Name.Name, fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
+				}{fn, fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
 			}
 		}
 	}
