@@ -475,21 +475,38 @@ func funcName(f any) string {
 	return name[strings.LastIndex(name, ".")+1:]
 }
 
-// runOld runs the go-redis v9 rows with go-redis v9's oldest release, in
+// oldModfiles are the go.mod files of goredis9old, one a go-redis v9
+// release: v9.0.0, the first, and v9.18.0, the first with a command policy
+// resolver.
+var oldModfiles = []string{"go.mod", "go.v9.18.mod"}
+
+// runOld runs the go-redis v9 rows with go-redis v9's older releases, in
 // the module goredis9old, on the same cluster: its test writes what each
 // row saw to a file, and the outcomes are classified here.
 func (l *lab) runOld() ([]Outcome, error) {
+	var outs []Outcome
+	for _, modfile := range oldModfiles {
+		o, err := l.runOldWith(modfile)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+func (l *lab) runOldWith(modfile string) ([]Outcome, error) {
 	out, err := os.CreateTemp("", "matrix-old-*.json")
 	if err != nil {
 		return nil, err
 	}
 	out.Close()
 	defer os.Remove(out.Name())
-	cmd := exec.Command("go", "test", "-count=1", "-run=^TestRows$", ".")
+	cmd := exec.Command("go", "test", "-modfile="+modfile, "-count=1", "-run=^TestRows$", ".")
 	cmd.Dir = "goredis9old"
-	cmd.Env = append(os.Environ(), "MATRIX_ADDRS="+strings.Join(l.env.Addrs, ","), "MATRIX_OUT="+out.Name())
+	cmd.Env = append(os.Environ(), "MATRIX_ADDRS="+strings.Join(l.env.Addrs, ","), "MATRIX_OUT="+out.Name(), "MATRIX_GOMOD="+modfile)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go test in goredis9old: %v\n%s", err, b)
+		return nil, fmt.Errorf("go test -modfile=%s in goredis9old: %v\n%s", modfile, err, b)
 	}
 	data, err := os.ReadFile(out.Name())
 	if err != nil {
