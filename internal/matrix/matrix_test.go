@@ -36,7 +36,7 @@ var clients = []Client{GoRedis9, GoRedis9Resolver, GoRedis8, GoRedis7, GoRedis6,
 type Outcome struct {
 	Client string // "go-redis v9.23.0"
 	Shape  Shape
-	Func   string // the row's function, "goRedis9AloneCross"; "" for goredis9old's rows, which have goRedis9's
+	Func   string // the function that holds the row's code: "goRedis9AloneCross", "resolver.Alone"
 	Kind   Kind
 	Text   string // the error, normalized; the values read; or the number of keys found
 }
