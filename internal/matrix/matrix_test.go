@@ -446,12 +446,22 @@ func table(outs []Outcome) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n| client | command | what it does |\n|---|---|---|\n")
-	for _, name := range clientsInOrder {
-		for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverKeys} {
+	// The other rows, one line for the clients that did the same.
+	b.WriteString("\n| clients | command | what it does |\n|---|---|---|\n")
+	for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverKeys} {
+		var cells []string
+		who := map[string][]string{}
+		for _, name := range clientsInOrder {
 			if o, ok := by[name][s]; ok {
-				fmt.Fprintf(&b, "| %s | %s | %s |\n", name, shapeText[s], cell(o))
+				c := cell(o)
+				if who[c] == nil {
+					cells = append(cells, c)
+				}
+				who[c] = append(who[c], name)
 			}
+		}
+		for _, c := range cells {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.Join(who[c], ", "), shapeText[s], c)
 		}
 	}
 	return b.String()
@@ -476,9 +486,10 @@ func funcName(f any) string {
 }
 
 // oldModfiles are the go.mod files of goredis9old, one a go-redis v9
-// release: v9.0.0, the first, and v9.18.0, the first with a command policy
-// resolver.
-var oldModfiles = []string{"go.mod", "go.v9.18.mod"}
+// release: v9.0.0, the first; v9.10.0 and v9.11.0, the last that split a
+// cross-slot MULTI/EXEC pipeline into one transaction a slot and the first
+// that refuses it; v9.18.0, the first with a command policy resolver.
+var oldModfiles = []string{"go.mod", "go.v9.10.mod", "go.v9.11.mod", "go.v9.18.mod"}
 
 // runOld runs the go-redis v9 rows with go-redis v9's older releases, in
 // the module goredis9old, on the same cluster: its test writes what each

@@ -20,9 +20,9 @@ import (
 // MATRIX_ADDRS, and writes what each row saw to MATRIX_OUT. The matrix
 // module's tests run it and classify the rows; alone, it skips.
 //
-// go.mod requires go-redis v9's first release, v9.0.0; go.v9.18.mod (with
-// go test -modfile=go.v9.18.mod, MATRIX_GOMOD=go.v9.18.mod) v9.18.0, the
-// first with a command policy resolver.
+// go.mod requires go-redis v9's first release, v9.0.0; each go.v9.N.mod
+// (go test -modfile=go.v9.N.mod, with MATRIX_GOMOD=go.v9.N.mod) the release
+// v9.N.0.
 func TestRows(t *testing.T) {
 	addrs, out := os.Getenv("MATRIX_ADDRS"), os.Getenv("MATRIX_OUT")
 	if addrs == "" || out == "" {
