@@ -241,7 +241,7 @@ func normalize(err error) string {
 // cross reports whether the shape's keys are in two slots.
 func cross(s Shape) bool {
 	switch s {
-	case AloneCross, DelCross, ExistsCross, MSetCross, PipelineCross, MultiCross, WatchCross, ScriptCross, ResolverAlone, ResolverDel, UniversalCross:
+	case AloneCross, DelCross, ExistsCross, MSetCross, PipelineCross, MultiCross, WatchCross, ScriptCross, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, UniversalCross:
 		return true
 	}
 	return false
@@ -250,6 +250,8 @@ func cross(s Shape) bool {
 // want is what a shape reads when it works: "" for the writes.
 func want(s Shape) string {
 	switch s {
+	case ResolverDel, ResolverExists:
+		return "2" // both keys deleted, both keys there
 	case AloneOne, AloneCross, PipelineCross, PipelineSpread, ScriptOne, ScriptCross, ResolverAlone, UniversalCross:
 		return "1 2"
 	}
@@ -448,7 +450,7 @@ func table(outs []Outcome) string {
 	}
 	// The other rows, one line for the clients that did the same.
 	b.WriteString("\n| clients | command | what it does |\n|---|---|---|\n")
-	for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverKeys} {
+	for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, ResolverKeys} {
 		var cells []string
 		who := map[string][]string{}
 		for _, name := range clientsInOrder {
@@ -476,6 +478,8 @@ var shapeText = map[Shape]string{
 	UniversalCross: "`MGet(ctx, \"price:1\", \"price:2\")` on `NewUniversalClient` with several addresses",
 	ResolverAlone:  "`MGet(ctx, \"price:1\", \"price:2\")` after `c.SetCommandInfoResolver(c.NewDynamicResolver())`",
 	ResolverDel:    "`Del(ctx, \"price:1\", \"price:2\")` after the same",
+	ResolverExists: "`Exists(ctx, \"price:1\", \"price:2\")` after the same",
+	ResolverMSet:   "`MSet(ctx, \"price:1\", \"1\", \"price:2\", \"2\")` after the same",
 	ResolverKeys:   "`Keys(ctx, \"scan:*\")` after the same",
 }
 

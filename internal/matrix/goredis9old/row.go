@@ -43,6 +43,8 @@ const (
 	DB             Shape = "db-option"         // database 3 in the client's options, then SET db:probe
 	ResolverAlone  Shape = "resolver-alone"    // MGET price:1 price:2 after SetCommandInfoResolver(NewDynamicResolver())
 	ResolverDel    Shape = "resolver-del"      // DEL price:1 price:2 with the same resolver
+	ResolverExists Shape = "resolver-exists"   // EXISTS price:1 price:2 with the same resolver
+	ResolverMSet   Shape = "resolver-mset"     // MSET price:1 1 price:2 2 with the same resolver
 	ResolverKeys   Shape = "resolver-keys"     // KEYS scan:* with the same resolver
 	UniversalCross Shape = "universal-cross"   // MGET price:1 price:2 on NewUniversalClient with several addresses
 	Connect        Shape = "connect"           // GET {price}:1 on a cluster client made with the addresses alone

@@ -27,11 +27,25 @@ func Alone(ctx context.Context, addrs []string) ([]any, error) {
 	return c.MGet(ctx, "price:1", "price:2").Result()
 }
 
-// Del sends DEL price:1 price:2.
-func Del(ctx context.Context, addrs []string) error {
+// Del sends DEL price:1 price:2 and returns how many keys it deleted.
+func Del(ctx context.Context, addrs []string) (int64, error) {
 	c := dynamic(addrs)
 	defer c.Close()
-	return c.Del(ctx, "price:1", "price:2").Err()
+	return c.Del(ctx, "price:1", "price:2").Result()
+}
+
+// Exists sends EXISTS price:1 price:2 and returns how many keys exist.
+func Exists(ctx context.Context, addrs []string) (int64, error) {
+	c := dynamic(addrs)
+	defer c.Close()
+	return c.Exists(ctx, "price:1", "price:2").Result()
+}
+
+// MSet sends MSET price:1 1 price:2 2.
+func MSet(ctx context.Context, addrs []string) error {
+	c := dynamic(addrs)
+	defer c.Close()
+	return c.MSet(ctx, "price:1", "1", "price:2", "2").Err()
 }
 
 // Keys sends KEYS scan:* and returns how many keys it found.
