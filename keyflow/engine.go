@@ -51,6 +51,10 @@ type Engine struct {
 	fits   map[fitKey]error
 	faults []error
 
+	// called are the functions and methods the package calls; nil until
+	// calledMethods scans it.
+	called map[string]bool
+
 	decls   map[*types.Func]*ast.FuncDecl
 	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
 	pkgEval *evaluator

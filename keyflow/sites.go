@@ -74,8 +74,9 @@ type Site struct {
 	Queued bool
 	onArg  ast.Expr
 	// SplitAlone is true for a command that the client splits by slot
-	// when it is sent alone (MGET, DEL on go-redis's ClusterClient since
-	// v9.18): its keys need not share a slot.
+	// when it is sent alone (MGET, DEL on go-redis's ClusterClient in a
+	// package that installs the resolver of the rules' split-with): its
+	// keys need not share a slot.
 	SplitAlone bool
 
 	// Col is the colocation verdict over Keys and PatternKeys, and Chosen

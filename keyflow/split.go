@@ -3,36 +3,35 @@ package keyflow
 import (
 	"go/ast"
 	"go/types"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/ruleset"
 )
 
-// Since v9.18, go-redis's ClusterClient routes each command by the request
-// policy that Redis's command tips give it: a command marked
-// request_policy:multi_shard (MGET, DEL, EXISTS, UNLINK, TOUCH, MSET, the
-// rules' split: true) is cut into one command per slot and the replies
-// are merged. Sent alone on a cluster client, such a command then works
-// across slots, without atomicity. In MULTI/EXEC, in a script and on a
-// client of one node nothing is split, and the keys must share a slot.
+// go-redis v9's ClusterClient routes a command by the policy that its
+// command policy resolver gives it. A command with a multi_shard request
+// policy is cut into one command per slot and the replies are merged: it
+// works across slots, without atomicity. The resolver go-redis installs
+// (NewDefaultCommandPolicyResolver) knows only RediSearch's FT.*
+// commands, so MGET, DEL, EXISTS and MSET sent alone fail with CROSSSLOT,
+// in every v9 release. Only a resolver that reads Redis's own command tips,
+// which mark these commands request_policy:multi_shard (the rules' split:
+// true), makes it split them:
 //
-// The version comes from the build: the file of the go-redis method called
-// is in the module cache as .../github.com/redis/go-redis/v9@v9.23.0/...,
-// also with -trimpath. Where the build does not tell it (a vendor
-// directory, a replace by a local copy), the command is taken as not
-// split.
-
-// The first version that splits is the rules' split-since of the client
-// (ruleset.Client.SplitSince).
-
-var modVersionRE = regexp.MustCompile(`@v(\d+)\.(\d+)\.(\d+)`)
+//	c.SetCommandInfoResolver(c.NewDynamicResolver())
+//
+// The rules' split-with names the methods of such an installation. In a
+// package that calls all of them, a split command sent alone on a cluster
+// client is taken as split. In MULTI/EXEC, in a script and on a client of
+// one node nothing is split, and the keys must share a slot.
 
 // splitAlone reports whether a call of the client method fn sends a
 // command that the client splits by slot when it is sent alone: the
 // command is marked split, the receiver's static type is a cluster client
-// of the rules (or a project's interface or struct that embeds one), and the client package's version in the build splits.
+// of the rules (or a project's interface or struct that embeds one), and
+// the package calls every method of the client's split-with.
 func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Method) bool {
 	if m == nil || m.Kind != ruleset.KindCommand || fn.Pkg() == nil {
 		return false
@@ -46,49 +45,55 @@ func (g *Engine) splitAlone(call *ast.CallExpr, fn *types.Func, m *ruleset.Metho
 		return false
 	}
 	client := g.rules.ClientOf(fn.Pkg().Path())
-	if client == nil || client.SplitSince == "" {
+	if client == nil || len(client.SplitWith) == 0 {
 		return false
 	}
-	since, ok := parseVersion("@" + client.SplitSince)
-	if !ok {
-		return false
-	}
-	v, ok := g.moduleVersion(fn)
-	return ok && !less(v, since)
-}
-
-// moduleVersion returns the version of the module that fn's file is in,
-// as the module cache's path of the file says.
-func (g *Engine) moduleVersion(fn *types.Func) ([3]int, bool) {
-	f := g.fset.File(fn.Pos())
-	if f == nil || int(fn.Pos()) < f.Base() || int(fn.Pos()) > f.Base()+f.Size() {
-		return [3]int{}, false
-	}
-	return parseVersion(f.Name())
-}
-
-// parseVersion reads the first "@vX.Y.Z" in s.
-func parseVersion(s string) ([3]int, bool) {
-	m := modVersionRE.FindStringSubmatch(s)
-	if m == nil {
-		return [3]int{}, false
-	}
-	var v [3]int
-	for i := range v {
-		n, err := strconv.Atoi(m[i+1])
-		if err != nil {
-			return [3]int{}, false
-		}
-		v[i] = n
-	}
-	return v, true
-}
-
-func less(a, b [3]int) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
+	called := g.calledMethods()
+	for _, name := range client.SplitWith {
+		if !called[qualifiedName(fn.Pkg().Path(), name)] {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// calledMethods returns the functions and methods that the package calls,
+// as "path.Recv.Name" or "path.Name".
+func (g *Engine) calledMethods() map[string]bool {
+	if g.called != nil {
+		return g.called
+	}
+	g.called = map[string]bool{}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				g.noteCall(c)
+			}
+			return true
+		})
+	}
+	return g.called
+}
+
+// noteCall adds the function or method that c calls to g.called.
+func (g *Engine) noteCall(c *ast.CallExpr) {
+	fn, _ := typeutil.Callee(g.info, c).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	name := fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	g.called[qualifiedName(fn.Pkg().Path(), name)] = true
+}
+
+func qualifiedName(pkg, name string) string {
+	return pkg + "." + name
 }

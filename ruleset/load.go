@@ -67,7 +67,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types", "split-since"}
+	clientFields  = []string{"packages", "methods", "types", "split-with"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
 	commandFields = []string{"arity", "flags", "split", "keys"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -113,7 +113,6 @@ var fieldMeaning = map[string]string{
 var (
 	nameRE       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 	typeNameRE   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	versionRE    = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
 	methodNameRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$`)
 	commandRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*( [A-Za-z][A-Za-z0-9_.-]*)?$`)
 	cmdNameRE    = regexp.MustCompile(`^[a-z][a-z0-9_.-]*(\|[a-z][a-z0-9_.-]*)?$`)
@@ -558,6 +557,19 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 	for _, e := range l.mapping(n, "clients", "client names to their packages and methods") {
 		name := e.key.Value
 		what := fmt.Sprintf("client %q", name)
+		if v := resolve(e.val); v != nil && v.Kind == yaml.MappingNode {
+			// split-since claimed that go-redis v9.18 and later split MGET,
+			// DEL and the like by slot; a live test on a cluster shows every
+			// v9 release refusing them with CROSSSLOT, unless the application
+			// installs the resolver that split-with names.
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				if k := v.Content[i]; k.Value == "split-since" {
+					l.errf(k, "split-since of %s is no longer a field: no go-redis version splits MGET, DEL, EXISTS or MSET by slot on its own (they fail with CROSSSLOT); delete the line, or, if the application installs a resolver that makes the client split them, name the methods that install it in split-with", what)
+					v.Content = append(v.Content[:i:i], v.Content[i+2:]...)
+					break
+				}
+			}
+		}
 		f := l.fields(e.val, what, clientFields)
 		c := &Client{Name: name, Methods: map[string]*Method{}}
 		if pe, ok := f["packages"]; ok {
@@ -587,13 +599,14 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 				c.Types[tname] = role
 			}
 		}
-		if se, ok := f["split-since"]; ok {
-			if v, ok := l.str(se.val, "split-since of "+what); ok {
-				if versionRE.MatchString(v) {
-					c.SplitSince = v
-				} else {
-					l.errf(se.val, "split-since of %s is %q, not a module version such as v9.18.0", what, v)
+		if se, ok := f["split-with"]; ok {
+			names, nodes := l.strList(se.val, "split-with of "+what)
+			for i, name := range names {
+				if !methodNameRE.MatchString(name) {
+					l.errf(nodes[i], "split-with of %s names %q, not a method such as ClusterClient.SetCommandInfoResolver", what, name)
+					continue
 				}
+				c.SplitWith = append(c.SplitWith, name)
 			}
 		}
 		if me, ok := f["methods"]; ok {
@@ -1028,7 +1041,7 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitSince: c.SplitSince}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith)}
 		for k, v := range c.Methods {
 			n.Methods[k] = v
 		}
@@ -1050,8 +1063,8 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		if len(oc.Packages) > 0 {
 			c.Packages = slices.Clone(oc.Packages)
 		}
-		if oc.SplitSince != "" {
-			c.SplitSince = oc.SplitSince
+		if len(oc.SplitWith) > 0 {
+			c.SplitWith = slices.Clone(oc.SplitWith)
 		}
 		for k, v := range oc.Methods {
 			c.Methods[k] = v

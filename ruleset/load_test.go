@@ -562,25 +562,30 @@ func TestPositionsOtherLineBreaks(t *testing.T) {
 	}
 }
 
-// split-since is a module version, kept through a merge and replaced by
-// the user's.
-func TestSplitSince(t *testing.T) {
-	base, err := ParseRules("base.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-since: v1.2.3\n"))
+// split-with names methods, kept through a merge and replaced by an
+// override; a rules file that still has split-since gets an error at it
+// that says what to do.
+func TestSplitWith(t *testing.T) {
+	base, err := ParseRules("base.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-with: [Cluster.SetResolver, Cluster.Dynamic]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := base.ClientOf("example.com/lib").SplitSince; got != "v1.2.3" {
-		t.Errorf("SplitSince = %q, want v1.2.3", got)
+	if got := base.ClientOf("example.com/lib").SplitWith; !reflect.DeepEqual(got, []string{"Cluster.SetResolver", "Cluster.Dynamic"}) {
+		t.Errorf("SplitWith = %q", got)
 	}
-	over, err := ParseRules("over.yaml", []byte("version: 1\nclients:\n  lib:\n    split-since: v2.0.0\n"))
+	over, err := ParseRules("over.yaml", []byte("version: 1\nclients:\n  lib:\n    split-with: [Cluster.Other]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := base.Merge(over).ClientOf("example.com/lib").SplitSince; got != "v2.0.0" {
-		t.Errorf("merged SplitSince = %q, want v2.0.0", got)
+	if got := base.Merge(over).ClientOf("example.com/lib").SplitWith; !reflect.DeepEqual(got, []string{"Cluster.Other"}) {
+		t.Errorf("merged SplitWith = %q", got)
 	}
-	_, err = ParseRules("bad.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-since: 9.18\n"))
-	if err == nil || !strings.Contains(err.Error(), "bad.yaml:5:18: split-since of client \"lib\" is \"9.18\", not a module version such as v9.18.0") {
-		t.Errorf("bad split-since: %v", err)
+	_, err = ParseRules("bad.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-with: [\"a b\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), `bad.yaml:5:18: split-with of client "lib" names "a b", not a method such as ClusterClient.SetCommandInfoResolver`) {
+		t.Errorf("bad split-with: %v", err)
+	}
+	_, err = ParseRules("old.yaml", []byte("version: 1\nclients:\n  lib:\n    packages: [example.com/lib]\n    split-since: v9.18.0\n"))
+	if err == nil || !strings.Contains(err.Error(), `old.yaml:5:5: split-since of client "lib" is no longer a field: no go-redis version splits MGET, DEL, EXISTS or MSET by slot on its own (they fail with CROSSSLOT); delete the line`) {
+		t.Errorf("split-since: %v", err)
 	}
 }

@@ -99,11 +99,14 @@ type Client struct {
 	// talk to a Redis Cluster, transactions, pipelines. A type of another
 	// package with the same name is none of these.
 	Types map[string]TypeRole
-	// SplitSince is the first version of the library ("v9.18.0") whose
-	// cluster client cuts a command that Redis marks split (MGET, DEL, ...)
-	// into one command per slot when it is sent alone, so that it works
-	// across slots; "" when no version does.
-	SplitSince string
+	// SplitWith are the methods ("ClusterClient.SetCommandInfoResolver")
+	// that, all called in a package, make the library's cluster client cut
+	// a command that Redis marks split (MGET, DEL, ...) into one command per
+	// slot when it is sent alone, so that it works across slots: go-redis
+	// v9 does so once the application installs the resolver that reads
+	// Redis's command tips, c.SetCommandInfoResolver(c.NewDynamicResolver()),
+	// and never by itself. Empty when nothing does.
+	SplitWith []string
 }
 
 // A TypeRole is what a client library's type is.

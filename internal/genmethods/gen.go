@@ -24,10 +24,10 @@ type Client struct {
 	// Types are what the library's types are (ruleset.TypeRole), in the
 	// order rules.yaml lists them.
 	Types [][2]string
-	// SplitSince is the first version whose cluster client splits the
-	// commands marked split by slot when they are sent alone (rules.yaml's
-	// split-since); "" for none.
-	SplitSince string
+	// SplitWith are the methods that, all called in a package, make the
+	// cluster client split the commands marked split by slot when they are
+	// sent alone (rules.yaml's split-with); none for none.
+	SplitWith []string
 }
 
 // goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
@@ -43,17 +43,18 @@ var goRedisTypes = [][2]string{
 // Clients are the client libraries whose tables are generated, in the order
 // of rules.yaml.
 var Clients = []Client{
-	// go-redis 9.18 routes a command by Redis's request_policy tip: MGET,
-	// DEL and the other multi_shard commands sent alone on a ClusterClient
-	// are split by slot (its release notes, and osscluster.go's
-	// cmdsInfo-based routing).
-	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, "v9.18.0"},
-	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, ""},
+	// go-redis v9 splits MGET, DEL and the other multi_shard commands sent
+	// alone on a ClusterClient only with the resolver that reads Redis's
+	// command tips: c.SetCommandInfoResolver(c.NewDynamicResolver()). Its
+	// default resolver knows only FT.* commands, and every v9 release
+	// refuses them with CROSSSLOT otherwise (internal/matrix's rows).
+	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"}},
+	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, nil},
 	// v7 and v6 have v8's API without contexts: their parameters count
 	// from 0 at the first one after the receiver, so every selector is one
 	// less than v8's for the same method.
-	{"go-redis v7", "github.com/go-redis/redis/v7", goRedisTypes, ""},
-	{"go-redis v6", "github.com/go-redis/redis", goRedisTypes, ""},
+	{"go-redis v7", "github.com/go-redis/redis/v7", goRedisTypes, nil},
+	{"go-redis v6", "github.com/go-redis/redis", goRedisTypes, nil},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -862,8 +863,8 @@ func Format(tables []*Table, commandsSource string) string {
 			}
 			fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
 		}
-		if t.Client.SplitSince != "" {
-			fmt.Fprintf(&b, "    split-since: %s\n", t.Client.SplitSince)
+		if len(t.Client.SplitWith) > 0 {
+			fmt.Fprintf(&b, "    split-with: [%s]\n", strings.Join(t.Client.SplitWith, ", "))
 		}
 		b.WriteString("    methods:\n")
 		for _, m := range t.Methods {
@@ -874,7 +875,7 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Missing) > 0 {
 			gensection.WrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+
-				"nor the command JSON files in internal/gencommands/specs have their commands: "+strings.Join(t.Missing, ", ")+".")
+				"nor the commands that rules.yaml records from other sources have them: "+strings.Join(t.Missing, ", ")+".")
 		}
 	}
 	b.WriteString("# END GENERATED clients\n")

@@ -15,7 +15,8 @@ func shadowSwap(ctx context.Context, rdb *redis.Client) {
 
 // multi sends on a client of one node, which splits no command: MGET,
 // UNLINK and MSET of keys in several slots fail there (on a ClusterClient
-// go-redis splits them; see package realworld/split).
+// too, unless the application installs go-redis's resolver that reads
+// Redis's command tips; see packages realworld/split and splitresolver).
 func multi(ctx context.Context, rdb *redis.Client) {
 	rdb.MGet(ctx, "a", "b") // want `MGET keys "a" \(slot 15495\) and "b" \(slot 3300\) hash to different slots`
 	rdb.Del(ctx, "{u1}:a", "{u1}:b", "{u1}:c")
