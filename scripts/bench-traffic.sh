@@ -38,10 +38,21 @@ cleanup() { kill "${mon:-}" 2>/dev/null || true; kill "$server" 2>/dev/null || t
 trap cleanup EXIT
 until cli ping >/dev/null 2>&1; do sleep 0.05; done
 
-# bench prints the requests per second of each test, "test rps", one a line.
+# cpu prints the server's CPU seconds so far, user and system (INFO cpu).
+cpu() {
+	cli info cpu | tr -d '\r' | awk -F: '$1 == "used_cpu_user" || $1 == "used_cpu_sys" { s += $2 } END { printf "%.3f", s }'
+}
+
+# bench prints the requests per second of each test, "test rps", one a
+# line, then "cpu-us" and the server's CPU microseconds per request over
+# all the tests: a measure that other work on the machine disturbs less.
 bench() {
+	local before after
+	before=$(cpu)
 	redis-benchmark -p "$PORT" -t "$TESTS" -n "$N" -c "$C" -r 100000 --csv |
 		awk -F'","' 'NR > 1 { gsub(/"/, "", $1); gsub(/"/, "", $2); sub(/ .*/, "", $1); print $1, $2 }'
+	after=$(cpu)
+	awk -v b="$before" -v a="$after" -v n="$N" -v t="$TESTS" 'BEGIN { k = split(t, x, ","); printf "cpu-us %.2f\n", (a - b) * 1e6 / (n * k) }'
 }
 
 echo "redis-server $(redis-server --version | awk '{print $3}'), $(nproc) cores, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -67,14 +78,16 @@ done
 
 echo
 printf '%-10s %14s %14s %8s\n' test "rps plain" "rps monitor" ratio
-for t in $(cut -d' ' -f1 "$WORK/plain-1.txt"); do
+for t in $(cut -d' ' -f1 "$WORK/plain-1.txt" | grep -v cpu-us); do
 	p=$(cat "$WORK"/plain-*.txt | awk -v t="$t" '$1 == t { s += $2; n++ } END { printf "%.0f", s / n }')
 	m=$(cat "$WORK"/monitor-*.txt | awk -v t="$t" '$1 == t { s += $2; n++ } END { printf "%.0f", s / n }')
 	printf '%-10s %14s %14s %8s\n' "$t" "$p" "$m" "$(awk -v p="$p" -v m="$m" 'BEGIN { printf "%.2f", m / p }')"
 done
-p=$(cat "$WORK"/plain-*.txt | awk '{ s += $2; n++ } END { printf "%.0f", s / n }')
-m=$(cat "$WORK"/monitor-*.txt | awk '{ s += $2; n++ } END { printf "%.0f", s / n }')
+p=$(cat "$WORK"/plain-*.txt | awk '$1 != "cpu-us" { s += $2; n++ } END { printf "%.0f", s / n }')
+m=$(cat "$WORK"/monitor-*.txt | awk '$1 != "cpu-us" { s += $2; n++ } END { printf "%.0f", s / n }')
 printf '%-10s %14s %14s %8s\n' "mean" "$p" "$m" "$(awk -v p="$p" -v m="$m" 'BEGIN { printf "%.2f", m / p }')"
+echo
+echo "server CPU per request (µs), each run: plain $(grep -h cpu-us "$WORK"/plain-*.txt | cut -d' ' -f2 | tr '\n' ' ')/ monitor $(grep -h cpu-us "$WORK"/monitor-*.txt | cut -d' ' -f2 | tr '\n' ' ')"
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 cap="$WORK/capture-1.txt"

@@ -45,9 +45,9 @@ The keys of each command come from the key specs of the rules; with a
 server (--addr), COMMAND GETKEYS confirms them for the commands whose keys
 move, and finds those of commands the rules do not know.
 
-It sends only AUTH, MONITOR and COMMAND GETKEYS: it never writes. MONITOR
-costs a busy server much of its throughput while it runs (see the README):
-keep a live watch short with --duration or --sample.
+It sends only AUTH, MONITOR and COMMAND GETKEYS: it never writes. While
+MONITOR runs, the server spends more CPU on every command (see the
+README): keep a live watch short with --duration or --sample.
 
 traffic exits with status 0 whatever it finds, unless --fail-on names kinds
 (or "all") that make it exit with status 1 when found, for CI. Lines that
