@@ -21,12 +21,19 @@ const (
 // A command is one entry of COMMAND INFO, a subcommand being an entry of its
 // own named "parent|sub".
 type command struct {
-	Name    string
-	Arity   int
-	Flags   []string
-	Split   bool // tips include request_policy:multi_shard
-	Keys    []keySpec
-	Unknown int // key specs whose position COMMAND INFO does not give
+	Name  string
+	Arity int
+	Flags []string
+	Split bool // tips include request_policy:multi_shard
+	// Policy is the request policy of the command tips other than
+	// multi_shard (which Split records): all_shards, all_nodes, special.
+	Policy string
+	// KeyspaceWide is true for a command of the ACL category
+	// @keyspace, whose request policy is all_shards or special: it reads
+	// or changes the keys of the one node it is sent to (KEYS, SCAN).
+	KeyspaceWide bool
+	Keys         []keySpec
+	Unknown      int // key specs whose position COMMAND INFO does not give
 }
 
 // A keySpec is a key spec in the terms of rules.yaml.
@@ -110,7 +117,11 @@ func parseCommand(e any) (c command, subs []any, err error) {
 		if err != nil {
 			return fail("tips: %v", err)
 		}
-		c.Split = slices.Contains(tips, "request_policy:multi_shard")
+		acl, err := strings_(a[6])
+		if err != nil {
+			return fail("ACL categories: %v", err)
+		}
+		c.setTips(tips, acl)
 	}
 	if len(a) > 8 {
 		specs, ok := a[8].([]any)
@@ -369,6 +380,12 @@ func formatCommand(c command) string {
 	if c.Split {
 		fields = append(fields, "split: true")
 	}
+	if c.Policy != "" {
+		fields = append(fields, "policy: "+c.Policy)
+	}
+	if c.KeyspaceWide {
+		fields = append(fields, "keyspace-wide: true")
+	}
 	if len(c.Keys) > 0 {
 		specs := make([]string, len(c.Keys))
 		for i, ks := range c.Keys {
@@ -501,3 +518,25 @@ func sectionVersion(section string) string {
 }
 
 var versionRE = regexp.MustCompile(`(?m)^# Redis (\S+)\. Do not edit`)
+
+// setTips reads the request policy of a command's tips, and from it and
+// the ACL categories whether the command is keyspace-wide. (Redis gives
+// such a policy only to commands without keys: a command with keys goes
+// to the node of their slot.)
+func (c *command) setTips(tips, acl []string) {
+	for _, tip := range tips {
+		policy, ok := strings.CutPrefix(strings.ToLower(tip), "request_policy:")
+		switch {
+		case !ok:
+		case policy == "multi_shard":
+			c.Split = true
+		default:
+			c.Policy = policy
+		}
+	}
+	for _, cat := range acl {
+		if strings.EqualFold(strings.TrimPrefix(cat, "@"), "keyspace") && (c.Policy == "all_shards" || c.Policy == "special") {
+			c.KeyspaceWide = true
+		}
+	}
+}

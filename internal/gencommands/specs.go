@@ -65,6 +65,7 @@ type jsonCommand struct {
 	Container    string        `json:"container"`
 	CommandFlags []string      `json:"command_flags"`
 	CommandTips  []string      `json:"command_tips"`
+	ACL          []string      `json:"acl_categories"`
 	KeySpecs     []jsonKeySpec `json:"key_specs"`
 	Arguments    []jsonArg     `json:"arguments"`
 }
@@ -238,11 +239,7 @@ func fromJSON(name string, jc jsonCommand) (c command, derived bool, err error) 
 	for _, f := range jc.CommandFlags {
 		c.Flags = append(c.Flags, strings.ToLower(f))
 	}
-	for _, tip := range jc.CommandTips {
-		if strings.EqualFold(tip, "request_policy:multi_shard") {
-			c.Split = true
-		}
-	}
+	c.setTips(jc.CommandTips, jc.ACL)
 	fail := func(format string, args ...any) (command, bool, error) {
 		return c, false, fmt.Errorf("command %s: %s", c.Name, fmt.Sprintf(format, args...))
 	}

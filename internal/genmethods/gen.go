@@ -270,6 +270,11 @@ var specials = []special{
 	sp("Pipeline", "", ruleset.KindPipeline, "", -1, nil, ""),
 	sp("Exec", "", ruleset.KindExec, "", -1, nil, ""),
 	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
+	// Sharded channels are keys in SSUBSCRIBE's key specs: a cluster
+	// refuses channels in different slots. The method is not in Cmdable
+	// (ClusterClient, UniversalClient and PubSub have it).
+	sp("SSubscribe", "SSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
+	sp("SUnsubscribe", "SUNSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 }
 
 // keyParams are the parameter names that hold keys, in lower case.
@@ -291,9 +296,10 @@ var halfFields = map[string]bool{"Streams": true}
 // pairCommands take keys and values in turns (MSET k1 v1 k2 v2).
 var pairCommands = map[string]bool{"mset": true, "msetnx": true, "msetex": true}
 
-// dbCommands take a database number that must be 0 on a cluster. (MOVE is
-// refused on a cluster whatever its database, so its db is not one.)
-var dbCommands = map[string]bool{"copy": true}
+// dbCommands take a database number that must be 0 on a Redis Cluster. A
+// MOVE to database 0 on a cluster moves a key onto itself, which Redis
+// refuses too, so only its other databases matter.
+var dbCommands = map[string]bool{"copy": true, "move": true}
 
 // containers are the commands with subcommands, whose method names join
 // the two: ObjectEncoding, XGroupCreate.
@@ -378,6 +384,8 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 			t.Missing = append(t.Missing, fmt.Sprintf("%s (%s)", name, missing))
 		case m != nil && m.partial != "":
 			t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, m.partial))
+		case m != nil && len(m.Keys) == 0 && cmds[strings.ToLower(strings.ReplaceAll(m.Command, " ", "|"))].KeyspaceWide:
+			t.Methods = append(t.Methods, m)
 		case m != nil && len(m.Keys) == 0:
 			if why, ok := unexpressible[name]; ok {
 				t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, why))
@@ -490,6 +498,12 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 	}
 	m.Command = upper
 	if !hasKeys(c) {
+		if c.KeyspaceWide {
+			// KEYS, SCAN, RANDOMKEY: no keys, but a cluster client sends
+			// them to one node (keyspace-wide).
+			m.Keys = nil
+			return m, "", nil
+		}
 		// A parameter named like a key that Redis does not take as one
 		// (CLUSTER KEYSLOT, DEBUG OBJECT).
 		return nil, "", nil
