@@ -84,7 +84,7 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 	t.Parallel()
 	dir := newModule(t, map[string]string{"many/many.go": manyChecks})
 	all := categories(t, bin, dir)
-	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.CopyDB, checks.UndeclaredKey, checks.UndeclaredKeySameSlot, checks.LostUpdate, checks.IgnoreDirective} {
+	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.ClusterDB, checks.KeyspaceWide, checks.UndeclaredKey, checks.UndeclaredKeySameSlot, checks.LostUpdate, checks.IgnoreDirective} {
 		if !slices.Contains(all, c) {
 			t.Fatalf("the test package has no %s finding; it has %q", c, all)
 		}
@@ -98,7 +98,7 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 	}{
 		{[]string{"-proven-only"}, without(checks.MaybeCrossSlot)},
 		{[]string{"-disable=maybe-cross-slot"}, without(checks.MaybeCrossSlot)},
-		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.CopyDB)},
+		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.ClusterDB)},
 		{[]string{"-proven-only", "-disable=ignore-directive,undeclared-key"}, without(checks.MaybeCrossSlot, checks.IgnoreDirective, checks.UndeclaredKey)},
 		{[]string{"-disable=undeclared-key-same-slot"}, without(checks.UndeclaredKeySameSlot)},
 		{[]string{"-rules-inline=version: 1\nchecks: {undeclared-key-same-slot: off}"}, without(checks.UndeclaredKeySameSlot)},

@@ -272,9 +272,10 @@ var specials = []special{
 	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
 	// Sharded channels are keys in SSUBSCRIBE's key specs: a cluster
 	// refuses channels in different slots. The method is not in Cmdable
-	// (ClusterClient, UniversalClient and PubSub have it).
+	// (ClusterClient, UniversalClient and PubSub have it; PubSub alone has
+	// SUnsubscribe).
 	sp("SSubscribe", "SSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
-	sp("SUnsubscribe", "SUNSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
+	sp("PubSub.SUnsubscribe", "SUNSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 }
 
 // keyParams are the parameter names that hold keys, in lower case.
