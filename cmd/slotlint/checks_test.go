@@ -39,10 +39,11 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-func Many(ctx context.Context, rdb *redis.Client, a, b string) {
+func Many(ctx context.Context, rdb *redis.Client, c *redis.ClusterClient, a, b string) {
 	rdb.Rename(ctx, "tmp:user:1", "user:1")
 	rdb.Rename(ctx, "tmp:"+a, "live:"+b)
-	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false)
+	c.Copy(ctx, "{c}:a", "{c}:b", 2, false)
+	c.Keys(ctx, "user:*")
 	rdb.Eval(ctx, "return redis.call('GET', 'other')", []string{"{q}:a"})
 	rdb.Eval(ctx, "return redis.call('GET', KEYS[1] .. ':n')", []string{"{q}:b"})
 	bal, _ := rdb.Get(ctx, "balance:1").Int()

@@ -344,6 +344,10 @@ type Table struct {
 	// Unexpressible are methods whose keys no selector describes, as
 	// "Method (reason)".
 	Unexpressible []string
+	// AllMasters are the methods of keyspace-wide commands that the
+	// cluster client defines itself, sending the command to every master
+	// (go-redis's ClusterClient.DBSize): not keyspace-wide there.
+	AllMasters []string
 }
 
 // Generate builds the method table of a client from its API and the
@@ -386,6 +390,10 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 		case m != nil && m.partial != "":
 			t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, m.partial))
 		case m != nil && len(m.Keys) == 0 && cmds[strings.ToLower(strings.ReplaceAll(m.Command, " ", "|"))].KeyspaceWide:
+			if api.funcs["ClusterClient"][name] != nil {
+				t.AllMasters = append(t.AllMasters, name)
+				continue
+			}
 			t.Methods = append(t.Methods, m)
 		case m != nil && len(m.Keys) == 0:
 			if why, ok := unexpressible[name]; ok {
@@ -404,6 +412,7 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 	sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
 	sort.Strings(t.Missing)
 	sort.Strings(t.Unexpressible)
+	sort.Strings(t.AllMasters)
 	return t, nil
 }
 
@@ -822,6 +831,9 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Unexpressible) > 0 {
 			gensection.WrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, "; ")+".")
+		}
+		if len(t.AllMasters) > 0 {
+			gensection.WrapComment(&b, "    ", "Not described, since the ClusterClient's own method sends the command to every master: "+strings.Join(t.AllMasters, ", ")+".")
 		}
 		if len(t.Missing) > 0 {
 			gensection.WrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+
