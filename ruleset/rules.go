@@ -502,3 +502,27 @@ func targetList() string {
 func (r *Rules) ClusterHasDatabases() bool {
 	return r.Target == TargetValkey9
 }
+
+// SetTips sets the command's Split, Policy and KeyspaceWide from its
+// command tips and ACL categories, as COMMAND INFO or a command JSON file
+// gives them: request_policy:multi_shard is Split; another request policy
+// is Policy; a command of the ACL category @keyspace whose policy is
+// all_shards or special is KeyspaceWide. (Redis gives such a policy only to
+// commands without keys.)
+func (c *Command) SetTips(tips, acl []string) {
+	for _, tip := range tips {
+		policy, ok := strings.CutPrefix(strings.ToLower(tip), "request_policy:")
+		switch {
+		case !ok:
+		case policy == "multi_shard":
+			c.Split = true
+		default:
+			c.Policy = policy
+		}
+	}
+	for _, cat := range acl {
+		if strings.EqualFold(strings.TrimPrefix(cat, "@"), "keyspace") && (c.Policy == "all_shards" || c.Policy == "special") {
+			c.KeyspaceWide = true
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/slotlint/slotlint/ruleset"
 	"regexp"
 	"slices"
 	"strconv"
@@ -519,24 +520,10 @@ func sectionVersion(section string) string {
 
 var versionRE = regexp.MustCompile(`(?m)^# Redis (\S+)\. Do not edit`)
 
-// setTips reads the request policy of a command's tips, and from it and
-// the ACL categories whether the command is keyspace-wide. (Redis gives
-// such a policy only to commands without keys: a command with keys goes
-// to the node of their slot.)
+// setTips reads the request policy of a command's tips, and from it and the
+// ACL categories whether the command is keyspace-wide, as ruleset does.
 func (c *command) setTips(tips, acl []string) {
-	for _, tip := range tips {
-		policy, ok := strings.CutPrefix(strings.ToLower(tip), "request_policy:")
-		switch {
-		case !ok:
-		case policy == "multi_shard":
-			c.Split = true
-		default:
-			c.Policy = policy
-		}
-	}
-	for _, cat := range acl {
-		if strings.EqualFold(strings.TrimPrefix(cat, "@"), "keyspace") && (c.Policy == "all_shards" || c.Policy == "special") {
-			c.KeyspaceWide = true
-		}
-	}
+	var rc ruleset.Command
+	rc.SetTips(tips, acl)
+	c.Split, c.Policy, c.KeyspaceWide = rc.Split, rc.Policy, rc.KeyspaceWide
 }

@@ -50,7 +50,21 @@ const (
 	KindExecInMulti       = "exec-in-multi"
 	KindPooledTransaction = "pooled-transaction"
 	KindNoScript          = "noscript"
+	// KindKeyspaceWide: KEYS, SCAN and the other keyspace-wide commands,
+	// which a cluster client sends to one node (the hooks' readiness
+	// checks).
+	KindKeyspaceWide = "keyspace-wide"
+	// KindDatabase: a database other than 0, which a cluster refuses
+	// (SELECT, SWAPDB, MOVE, COPY ... DB).
+	KindDatabase = "database"
 )
+
+// databaseReplies are Redis Cluster's replies to commands that name
+// another database, where they are not "ERR <COMMAND> is not allowed in
+// cluster mode".
+var databaseReplies = map[string]string{
+	"COPY": "ERR Copying to another database is not allowed in cluster mode",
+}
 
 // Head is the reply Redis gives, or would give, to a fault of a kind, on
 // command: Reply for keys in different slots.
@@ -66,6 +80,14 @@ func Head(kind, command string) string {
 		return "ERR " + command + " through Do on a pooled client protects nothing"
 	case KindNoScript:
 		return "NOSCRIPT No matching script. Please use EVAL."
+	case KindDatabase:
+		if r, ok := databaseReplies[command]; ok {
+			return r
+		}
+		return "ERR " + command + " is not allowed in cluster mode"
+	case KindKeyspaceWide:
+		// A cluster answers with one node's keys, and no error.
+		return "ERR " + command + " reaches one node of a cluster"
 	}
 	return Reply
 }
@@ -85,4 +107,32 @@ func Message(head, command, reason, fix string) string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// Database returns the database other than 0 that a command names, as a
+// cluster would refuse it: SELECT n, SWAPDB a b, MOVE key db, COPY ... DB
+// n (args without the command's name, upper case name). ok is false when
+// the command names no other database.
+func Database(name string, args []string) (db string, ok bool) {
+	switch name {
+	case "SELECT":
+		if len(args) == 1 && args[0] != "0" {
+			return args[0], true
+		}
+	case "SWAPDB":
+		if len(args) == 2 {
+			return args[0] + " and " + args[1], true
+		}
+	case "MOVE":
+		if len(args) == 2 {
+			return args[1], true
+		}
+	case "COPY":
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(args[i], "DB") && args[i+1] != "0" {
+				return args[i+1], true
+			}
+		}
+	}
+	return "", false
 }
