@@ -36,6 +36,7 @@ package analyzer
 
 import (
 	"errors"
+	"go/types"
 	"sync"
 
 	"github.com/slotlint/slotlint"
@@ -140,6 +141,9 @@ type checker struct {
 	flow   *keyflow.Engine
 	report *reporter
 	lua    luaState
+	// callbackParams are the parameters of the function literals passed
+	// to calls, made on first use (cluster.go's perNode).
+	callbackParams map[*types.Var]bool
 }
 
 // run models the package with the key-flow engine, then runs each family

@@ -38,7 +38,7 @@ func (c *checker) cluster(site *keyflow.Site) []diag {
 		return nil
 	}
 	var out []diag
-	if cmd := c.rules.Command(site.Command); cmd != nil && cmd.KeyspaceWide {
+	if cmd := c.rules.Command(site.Command); cmd != nil && cmd.KeyspaceWide && !c.perNode(site.Call) {
 		out = append(out, diag{
 			pos:      site.Call.Pos(),
 			end:      site.Call.End(),
@@ -55,6 +55,47 @@ func (c *checker) cluster(site *keyflow.Site) []diag {
 		})
 	}
 	return out
+}
+
+// perNode reports whether a call is made on a parameter of a function
+// literal passed to a call: a client handed to a callback, as redisc's
+// EachNode and the per-node walks hand one node's connection, is taken to
+// be that node's.
+func (c *checker) perNode(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	if c.callbackParams == nil {
+		c.callbackParams = map[*types.Var]bool{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					for _, a := range call.Args {
+						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+							for _, fld := range lit.Type.Params.List {
+								for _, name := range fld.Names {
+									if pv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+										c.callbackParams[pv] = true
+									}
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return c.callbackParams[v]
 }
 
 // keyspaceVerb says what a keyspace-wide command does with the keys.

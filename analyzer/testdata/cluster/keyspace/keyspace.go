@@ -86,3 +86,25 @@ func oneNode(ctx context.Context, rdb *redis.Client, c *redis.ClusterClient) {
 		return nil
 	})
 }
+
+// eachNode reduces mna/redisc's Cluster.EachNode (its cluster_test.go runs
+// SCAN on each primary's connection in the callback): the callback's client
+// is one node's, so a keyspace-wide command there is the fix, not the fault.
+func eachNode(ctx context.Context, nodes []redis.UniversalClient, fn func(node redis.UniversalClient) error) error {
+	for _, n := range nodes {
+		if err := fn(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func scanEachNode(ctx context.Context, nodes []redis.UniversalClient) ([]string, error) {
+	var all []string
+	err := eachNode(ctx, nodes, func(node redis.UniversalClient) error {
+		keys, _, err := node.Scan(ctx, 0, "eachnode:*", 0).Result()
+		all = append(all, keys...)
+		return err
+	})
+	return all, err
+}
