@@ -205,5 +205,6 @@ func (c *checker) check(s *keyflow.Func) []diag {
 		out = append(out, c.scripts(site)...)
 	}
 	out = append(oneAtEachCall(slots), out...)
+	out = c.dropTestKeyspaceWide(out)
 	return c.watchMisuse(s, append(out, c.atomicity(s)...))
 }

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/types"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,16 @@ func (c *checker) cluster(site *keyflow.Site) []diag {
 		})
 	}
 	return out
+}
+
+// dropTestKeyspaceWide drops the keyspace-wide findings of test files: a
+// test runs on the test's own server, where KEYS or FLUSHDB is setup or a
+// check of it, not what the program sends in production (the runtime
+// hook's ClusterReadiness covers what tests send).
+func (c *checker) dropTestKeyspaceWide(ds []diag) []diag {
+	return slices.DeleteFunc(ds, func(d diag) bool {
+		return d.category == checks.KeyspaceWide && strings.HasSuffix(c.pass.Fset.Position(d.pos).Filename, "_test.go")
+	})
 }
 
 // perNode reports whether a call is made on a parameter of a function
