@@ -9,9 +9,11 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// cluster reduces the Cluster type of a go-redis v7 cache package
-// (FindByPattern, DelByPattern: ClusterClient.Keys(pattern) then Get or
-// Del of each key), ported to v9.
+// cluster reduces micolore/gsbt's redis/main.go (a ClusterClient over six
+// addresses that deletes the keys of one family, lopdeals:goods:attr:*),
+// written as go-redis v7 cache wrappers write a delete by pattern
+// (DelByPattern: ClusterClient.Keys(pattern), then Del of each key),
+// ported to v9.
 type cluster struct {
 	ClusterClient *redis.ClusterClient
 }
