@@ -248,24 +248,11 @@ func (h *Hook) ready(name string, args []any) error {
 // or nil.
 func (h *Hook) readinessFault(name string, args []any) *CrossSlotError {
 	upper := strings.ToUpper(name)
-	if c := h.rules.Command(name); c != nil && c.KeyspaceWide {
-		return &CrossSlotError{
-			Kind: KindKeyspaceWide, Command: upper,
-			Reason: "a cluster client sends " + upper + " to one node, which answers for its own keys only, with no error",
-			Fix:    "run it on every master (ClusterClient.ForEachMaster), or keep the keys you list in a set under one hashtag",
-		}
-	}
-	if h.rules.ClusterHasDatabases() {
+	kind, reason, fix, ok := crossslot.Readiness(h.rules, upper, stringArgs(args[1:]))
+	if !ok {
 		return nil
 	}
-	if db, ok := crossslot.Database(upper, stringArgs(args[1:])); ok {
-		return &CrossSlotError{
-			Kind: KindDatabase, Command: upper,
-			Reason: "database " + db + ": a Redis Cluster has database 0 only, and a cluster client drops a DB option",
-			Fix:    "keep the data in database 0 and tell it apart by a key prefix",
-		}
-	}
-	return nil
+	return &CrossSlotError{Kind: kind, Command: upper, Reason: reason, Fix: fix}
 }
 
 // fault records e and returns what the command fails with: e with

@@ -1,13 +1,16 @@
 // Package crossslot is the colocation check that the go-redis hook
 // (clustercheck) and the argument-list checker of the other clients' hooks
 // (clustercheck/rawcheck) share: whether a command's literal keys span
-// slots, each key's slot, and keyspace's reason and hashtag fix.
+// slots, each key's slot, and keyspace's reason and hashtag fix; the reply
+// Redis gives to each kind of fault; and what else a cluster does unlike
+// one server (Readiness).
 package crossslot
 
 import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -107,6 +110,29 @@ func Message(head, command, reason, fix string) string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// Readiness returns what a cluster does with a command unlike one server,
+// besides the slots of its keys (the hooks' ClusterReadiness): a
+// keyspace-wide command (the rules' commands table) reaches one node; a
+// database other than 0 is refused, unless the rules' target has cluster
+// databases. upper is the command's name in upper case, args the arguments
+// after it. ok is false when there is nothing to report.
+func Readiness(rules *ruleset.Rules, upper string, args []string) (kind, reason, fix string, ok bool) {
+	if c := rules.Command(strings.ToLower(upper)); c != nil && c.KeyspaceWide {
+		return KindKeyspaceWide,
+			"a cluster client sends " + upper + " to one node, which answers for its own keys only, with no error",
+			"run it on every master (ClusterClient.ForEachMaster, rueidis's Nodes()), or keep the keys you list in a set under one hashtag", true
+	}
+	if rules.ClusterHasDatabases() {
+		return "", "", "", false
+	}
+	if db, found := Database(upper, args); found {
+		return KindDatabase,
+			"database " + db + ": a Redis Cluster has database 0 only, and a cluster client drops a DB option",
+			"keep the data in database 0 and tell it apart by a key prefix", true
+	}
+	return "", "", "", false
 }
 
 // Database returns the database other than 0 that a command names, as a
