@@ -63,6 +63,7 @@ func ParseRules(name string, data []byte) (*ruleset.Rules, error) {
 		return nil, err
 	}
 	faults := unknownChecks(userFile, data, user)
+	renameChecks(user)
 	merged := base.Merge(user)
 	if err := merged.Validate(); err != nil {
 		var re *ruleset.RulesError
@@ -97,6 +98,19 @@ func unknownChecks(file string, data []byte, user *ruleset.Rules) []*ruleset.Fau
 		return a.Pos.Col - b.Pos.Col
 	})
 	return faults
+}
+
+// renameChecks gives the checks of the user's rules that were named by a
+// former name (copy-db) their name now, so that their severity applies.
+func renameChecks(user *ruleset.Rules) {
+	for name, sev := range user.Checks {
+		if now := checks.Canonical(name); now != name {
+			delete(user.Checks, name)
+			if _, set := user.Checks[now]; !set {
+				user.Checks[now] = sev
+			}
+		}
+	}
 }
 
 // checkPos finds the key of a check under checks: in a rules file, or

@@ -65,7 +65,8 @@ func TestBuiltinChecks(t *testing.T) {
 	want := map[string]ruleset.Severity{
 		"cross-slot":               ruleset.SeverityError,
 		"maybe-cross-slot":         ruleset.SeverityWarning,
-		"copy-db":                  ruleset.SeverityError,
+		"keyspace-wide":            ruleset.SeverityError,
+		"cluster-db":               ruleset.SeverityError,
 		"ignore-directive":         ruleset.SeverityWarning,
 		"lua-syntax":               ruleset.SeverityError,
 		"undeclared-key":           ruleset.SeverityError,
@@ -245,7 +246,7 @@ wrappers:
 		t.Fatal("no error")
 	}
 	want = []string{
-		path + `:3:3: unknown check "lost-updates" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, copy-db, lua-syntax, undeclared-key, undeclared-key-same-slot, script-arity, script-flags, read-outside-watch, tx-write-outside-multi, unbounded-watch-retry, retry-on-any-error, unwatched-decision-key, lost-update, watch-in-multi, pooled-transaction, ignore-directive`,
+		path + `:3:3: unknown check "lost-updates" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, keyspace-wide, cluster-db, lua-syntax, undeclared-key, undeclared-key-same-slot, script-arity, script-flags, read-outside-watch, tx-write-outside-multi, unbounded-watch-retry, retry-on-any-error, unwatched-decision-key, lost-update, watch-in-multi, pooled-transaction, ignore-directive`,
 		path + `:8:3: group "queue": families job ("emq:{<queue>}:job:<id>", hashtag {<queue>}) and stats ("emq:stats", no hashtag) are not proven to share a slot; give them the same hashtag, such as {<queue>} in both`,
 		path + `:9:3: group "orphan" names family "nope", which is not defined; defined families: job, stats`,
 		path + `:11:31: wrapper "example.com/shop/store.Get" sends command GETT, which is not in the commands table`,
@@ -285,5 +286,38 @@ func BenchmarkParseBuiltinYAML(b *testing.B) {
 		if err := r.Validate(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A rules file that names a check by its former name (copy-db, now
+// cluster-db) sets the check's severity; the new name wins over the old.
+func TestLoadRulesFormerCheckName(t *testing.T) {
+	r, err := LoadRules(writeRules(t, "version: 1\nchecks:\n  copy-db: off\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Severity("cluster-db"); got != ruleset.SeverityOff {
+		t.Errorf("copy-db: off gave cluster-db %s, want off", got)
+	}
+	r, err = LoadRules(writeRules(t, "version: 1\nchecks:\n  copy-db: off\n  cluster-db: warning\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Severity("cluster-db"); got != ruleset.SeverityWarning {
+		t.Errorf("copy-db: off, cluster-db: warning gave cluster-db %s, want warning", got)
+	}
+}
+
+// The target of a rules file merges over the built-in one (redis).
+func TestLoadRulesTarget(t *testing.T) {
+	if Builtin().ClusterHasDatabases() {
+		t.Error("the built-in target has cluster databases; want redis")
+	}
+	r, err := LoadRules(writeRules(t, "version: 1\ntarget: valkey-9\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.ClusterHasDatabases() {
+		t.Errorf("target: valkey-9 gave target %q", r.Target)
 	}
 }

@@ -20,7 +20,9 @@
 // is known are checked with package luacheck: keys not declared in KEYS,
 // KEYS out of range, flags. A third family of checks finds the
 // WATCH/MULTI/EXEC mistakes that lose updates. Which arguments are keys
-// comes from the rule set, rules.yaml, not from code.
+// comes from the rule set, rules.yaml, not from code. A cluster family
+// reports what a cluster does unlike one server besides slots: commands
+// that read one node's keyspace, databases other than 0.
 //
 // The values come from package keyflow, which models the package's Redis
 // calls, their keys and their transactions before any check runs; each
@@ -34,6 +36,7 @@ package analyzer
 
 import (
 	"errors"
+	"go/types"
 	"sync"
 
 	"github.com/slotlint/slotlint"
@@ -138,6 +141,9 @@ type checker struct {
 	flow   *keyflow.Engine
 	report *reporter
 	lua    luaState
+	// callbackParams are the parameters of the function literals passed
+	// to calls, made on first use (cluster.go's perNode).
+	callbackParams map[*types.Var]bool
 }
 
 // run models the package with the key-flow engine, then runs each family
@@ -149,9 +155,17 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	flow := keyflow.ForPass(pass, rules)
+	options := clientOptions(pass, rules)
 	if !flow.SendsCommands() {
 		// Nothing here can send a command; only export what other packages
-		// may use: key-building helpers and variables.
+		// may use: key-building helpers and variables. A client made here
+		// is checked for its options.
+		if len(options) > 0 {
+			r := newReporter(pass, rules)
+			for _, d := range options {
+				r.add(d)
+			}
+		}
 		flow.ExportFacts()
 		return nil, nil
 	}
@@ -171,6 +185,9 @@ func run(pass *analysis.Pass) (any, error) {
 			c.report.add(d)
 		}
 	}
+	for _, d := range options {
+		c.report.add(d)
+	}
 	if faults := flow.RuleFaults(); len(faults) > 0 {
 		// A rule that does not fit the method it describes selects the
 		// wrong arguments: a fault of the rules, as one found at load.
@@ -189,8 +206,10 @@ func (c *checker) check(s *keyflow.Func) []diag {
 	var out, slots []diag
 	for _, site := range s.Sites {
 		slots = append(slots, crossSlot(site)...)
+		slots = append(slots, c.cluster(site)...)
 		out = append(out, c.scripts(site)...)
 	}
 	out = append(oneAtEachCall(slots), out...)
+	out = c.dropTestKeyspaceWide(out)
 	return c.watchMisuse(s, append(out, c.atomicity(s)...))
 }

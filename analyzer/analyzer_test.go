@@ -65,3 +65,18 @@ func setFlag(t *testing.T, name, value string) {
 	}
 	t.Cleanup(func() { f.Value.Set(old) })
 }
+
+func TestCluster(t *testing.T) {
+	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./cluster/keyspace", "./cluster/databases", "./cluster/pubsub")
+}
+
+// TestClusterValkey runs the cluster family with target: valkey-9, whose
+// cluster has databases other than 0.
+func TestClusterValkey(t *testing.T) {
+	f := analyzer.Analyzer.Flags.Lookup("rules-inline")
+	if err := f.Value.Set("version: 1\ntarget: valkey-9\n"); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Value.Set("")
+	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./cluster/valkey")
+}

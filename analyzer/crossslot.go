@@ -12,9 +12,8 @@ import (
 )
 
 // The cross-slot family reads the key-flow model of each call: the
-// colocation verdict over its keys (cross-slot, maybe-cross-slot), the
-// SORT patterns without a hashtag (cross-slot), and COPY to another
-// database (copy-db). A transaction's keys are those of every command it
+// colocation verdict over its keys (cross-slot, maybe-cross-slot) and the
+// SORT patterns without a hashtag (cross-slot). A transaction's keys are those of every command it
 // queues or runs: the watched keys of Watch, the commands its function
 // sends through the *redis.Tx, and those it queues in TxPipelined or a
 // TxPipeline. All must share one slot; go-redis before 9.11 split a
@@ -29,8 +28,8 @@ import (
 // both keys, since a key that is only an unknown value gives no evidence of
 // its slot.
 
-// crossSlot returns the cross-slot, maybe-cross-slot and copy-db findings
-// of one call.
+// crossSlot returns the cross-slot and maybe-cross-slot findings of one
+// call.
 func crossSlot(site *keyflow.Site) []diag {
 	var out []diag
 	for _, k := range site.BadPatterns {
@@ -43,14 +42,6 @@ func crossSlot(site *keyflow.Site) []diag {
 	}
 	if d, ok := keysDiag(site); ok {
 		out = append(out, d)
-	}
-	if site.DB != nil && site.DBNum != 0 {
-		out = append(out, diag{
-			pos:      site.DB.Pos(),
-			end:      site.DB.End(),
-			category: checks.CopyDB,
-			message:  fmt.Sprintf("%s to db %d fails on Redis Cluster, which has only db 0; copy within db 0", site.Command, site.DBNum),
-		})
 	}
 	return out
 }

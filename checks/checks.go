@@ -33,8 +33,13 @@ const (
 	CrossSlot = "cross-slot"
 	// MaybeCrossSlot: nothing proves that the keys share a slot.
 	MaybeCrossSlot = "maybe-cross-slot"
-	// CopyDB: COPY to a database other than 0.
-	CopyDB = "copy-db"
+
+	// KeyspaceWide: a command that reads or changes every key (KEYS, SCAN)
+	// sent on a client that may be a cluster, where it reaches one node.
+	KeyspaceWide = "keyspace-wide"
+	// ClusterDB: a database other than 0 where the client may be a
+	// cluster (SELECT, MOVE, COPY ... DB, a client's DB option).
+	ClusterDB = "cluster-db"
 
 	// LuaSyntax: a script that does not parse.
 	LuaSyntax = "lua-syntax"
@@ -81,6 +86,9 @@ type Family string
 const (
 	// FamilyCrossSlot: the keys of each command and transaction.
 	FamilyCrossSlot Family = "cross-slot"
+	// FamilyCluster: what a cluster does unlike one server, besides slots:
+	// one node's keyspace, database 0 only.
+	FamilyCluster Family = "cluster"
 	// FamilyScripts: Lua scripts and Redis 7 functions, with luacheck.
 	FamilyScripts Family = "scripts"
 	// FamilyAtomicity: the WATCH/MULTI/EXEC mistakes that lose updates.
@@ -142,10 +150,16 @@ var registry = []Check{
 		Anchor:      "maybe-cross-slot",
 	},
 	{
-		Name: CopyDB, Family: FamilyCrossSlot, Severity: SeverityError,
-		Doc:         "COPY to a database other than 0, which Redis Cluster does not have",
-		Description: "COPY with DB set to a database other than 0: a Redis Cluster has only database 0, and rejects the command.",
-		Anchor:      "copy-db",
+		Name: KeyspaceWide, Family: FamilyCluster, Severity: SeverityError,
+		Doc:         "a keyspace-wide command (KEYS, SCAN, RANDOMKEY) on a client that may be a cluster, where it reaches one node",
+		Description: "A command that reads or changes the whole keyspace (KEYS, SCAN and its iterators, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL: keyspace-wide: true in rules.yaml's commands, from Redis's command tips) is sent on a client that may talk to a Redis Cluster, or called with redis.call inside a Lua script that such a client runs. The client sends it to one node, so it sees or changes that node's keys only, with no error. Walk every master (go-redis ForEachMaster, or the per-node clients of rueidis' Nodes()), or keep the keys you need to list in a set under one hashtag.",
+		Anchor:      KeyspaceWide,
+	},
+	{
+		Name: ClusterDB, Family: FamilyCluster, Severity: SeverityError,
+		Doc:         "a database other than 0 where the client may be a cluster, which has database 0 only",
+		Description: "COPY ... DB or MOVE to a database other than 0 on a client that may talk to a Redis Cluster, or a client's DB option that a cluster client drops (go-redis UniversalOptions with several addresses or IsClusterMode, the database of a URL given to ParseClusterURL). A Redis Cluster has database 0 only: it refuses SELECT, MOVE, SWAPDB and COPY to another database, and a cluster client writes to database 0 without an error. Keep the data in database 0 and separate it with a key prefix. The check stays silent under target: valkey-9, whose cluster mode has other databases. It was named copy-db before, and that name still selects it.",
+		Anchor:      ClusterDB,
 	},
 	{
 		Name: LuaSyntax, Family: FamilyScripts, Severity: SeverityError,
@@ -249,8 +263,22 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns the check of that name.
+// renamed maps the former names of checks to their names now: rules files
+// and -disable lists that use a former name keep working.
+var renamed = map[string]string{"copy-db": ClusterDB}
+
+// Canonical returns the name of the check that name names now: itself, or
+// the new name of a check that was renamed.
+func Canonical(name string) string {
+	if n, ok := renamed[name]; ok {
+		return n
+	}
+	return name
+}
+
+// Lookup returns the check of that name, or of that former name.
 func Lookup(name string) (Check, bool) {
+	name = Canonical(name)
 	for _, c := range registry {
 		if c.Name == name {
 			return c, true
@@ -273,6 +301,7 @@ func ParseList(s string) ([]string, error) {
 		if _, ok := Lookup(name); !ok {
 			return nil, UnknownError(name)
 		}
+		name = Canonical(name)
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
@@ -383,5 +412,5 @@ func (l *List) String() string {
 
 // Has reports whether the list names the check.
 func (l *List) Has(name string) bool {
-	return l != nil && slices.Contains(l.names, name)
+	return l != nil && slices.Contains(l.names, Canonical(name))
 }

@@ -25,7 +25,7 @@ func TestRegistry(t *testing.T) {
 	if len(all) == 0 {
 		t.Fatal("no checks")
 	}
-	families := []checks.Family{checks.FamilyCrossSlot, checks.FamilyScripts, checks.FamilyAtomicity, checks.FamilyDirectives}
+	families := []checks.Family{checks.FamilyCrossSlot, checks.FamilyCluster, checks.FamilyScripts, checks.FamilyAtomicity, checks.FamilyDirectives}
 	seen := map[string]bool{}
 	last := 0
 	for _, c := range all {
@@ -96,8 +96,10 @@ func TestParseList(t *testing.T) {
 		{"", nil, ""},
 		{" , ,", nil, ""},
 		{"maybe-cross-slot", []string{"maybe-cross-slot"}, ""},
-		{" lost-update , copy-db,lost-update,", []string{"lost-update", "copy-db"}, ""},
-		{"los-update", nil, `unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, copy-db, `},
+		{" lost-update , cluster-db,lost-update,", []string{"lost-update", "cluster-db"}, ""},
+		// copy-db is cluster-db's former name.
+		{"copy-db,cluster-db,lost-update", []string{"cluster-db", "lost-update"}, ""},
+		{"los-update", nil, `unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, keyspace-wide, cluster-db, `},
 		{"copy-db,Cross-Slot", nil, `unknown check "Cross-Slot" (did you mean cross-slot?); the checks are `},
 		{"nothing-like-it", nil, `unknown check "nothing-like-it"; the checks are cross-slot, `},
 	} {
@@ -295,7 +297,7 @@ func TestListFlag(t *testing.T) {
 	if err := fs.Parse([]string{"-disable=lost-update, copy-db"}); err != nil {
 		t.Fatal(err)
 	}
-	if !l.Has(checks.LostUpdate) || !l.Has(checks.CopyDB) || l.Has(checks.CrossSlot) || l.String() != "lost-update,copy-db" {
+	if !l.Has(checks.LostUpdate) || !l.Has(checks.ClusterDB) || !l.Has("copy-db") || l.Has(checks.CrossSlot) || l.String() != "lost-update,cluster-db" {
 		t.Errorf("-disable=lost-update, copy-db gave %q", l.String())
 	}
 	err := fs.Parse([]string{"-disable=los-update"})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,6 +85,14 @@ type AuditReport struct {
 	Changes []string
 	// Elapsed is the audit's duration.
 	Elapsed time.Duration
+	// IncompatibleOps is the sum over the nodes of cluster_incompatible_ops
+	// in INFO stats, when IncompatibleOpsKnown: Redis 8 counts there the
+	// commands it ran that a cluster would refuse (cross-slot commands,
+	// SELECT, SWAPDB, MOVE and COPY to another database, no-cluster
+	// scripts), when cluster-compatibility-sample-ratio is set. A count,
+	// with neither the code nor the keys; older servers have no such field.
+	IncompatibleOps      int64
+	IncompatibleOpsKnown bool
 }
 
 // NodeKeys is one master's share of the keys.
@@ -231,6 +240,9 @@ type auditor struct {
 	done               int
 	nodes              int
 	total              int64
+	// The sum of cluster_incompatible_ops, and whether a node had it.
+	incompatible      int64
+	incompatibleKnown bool
 
 	read atomic.Int64 // keys read
 	// The rate limit: keys may be read until start + read/Rate.
@@ -291,6 +303,16 @@ func (a *auditor) run(ctx context.Context) error {
 			return fmt.Errorf("%s: DBSIZE: %w", n.Options().Addr, classify(err))
 		}
 		total.Add(size)
+		// Redis 8's count of commands a cluster would refuse; a server
+		// that does not have it, or refuses INFO, leaves it unknown.
+		if info, err := n.Info(ctx, "stats").Result(); err == nil {
+			if v, ok := infoField(info, "cluster_incompatible_ops"); ok {
+				a.mu.Lock()
+				a.incompatible += v
+				a.incompatibleKnown = true
+				a.mu.Unlock()
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -629,6 +651,7 @@ func myself(text string) string {
 // report merges the tallies.
 func (a *auditor) report() *AuditReport {
 	r := &AuditReport{SlotKeys: make([]int64, slot.Count), Classified: a.cls != nil}
+	r.IncompatibleOps, r.IncompatibleOpsKnown = a.incompatible, a.incompatibleKnown
 	if a.cls != nil {
 		for _, f := range a.cls.fams {
 			r.Families = append(r.Families, FamilyKeys{Name: f.Name, Template: f.Template.String()})
@@ -938,4 +961,18 @@ func (c *classifier) match(k string) int {
 		return -1
 	}
 	return c.index[f]
+}
+
+// infoField returns the integer field name of an INFO reply ("name:123"
+// on a line of its own).
+func infoField(info, name string) (int64, bool) {
+	for line := range strings.Lines(info) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || k != name {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		return n, err == nil
+	}
+	return 0, false
 }

@@ -177,11 +177,7 @@ func parseCommandReply(reply []any) (map[string]*ruleset.Command, error) {
 			c.Flags = toStrings(e[2])
 		}
 		if len(e) > 7 {
-			for _, tip := range toStrings(e[7]) {
-				if tip == "request_policy:multi_shard" {
-					c.Split = true
-				}
-			}
+			c.SetTips(toStrings(e[7]), toStrings(e[6]))
 		}
 		if len(e) > 8 {
 			specs, _ := e[8].([]any)

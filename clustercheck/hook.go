@@ -96,6 +96,9 @@ type Hook struct {
 	command func(string) *ruleset.Command // h.table.command, made once
 	// passUnseen sends EVALSHA of unseen scripts unchecked.
 	passUnseen bool
+	// readiness reports keyspace-wide commands and databases other than 0
+	// too (ClusterReadiness).
+	readiness bool
 
 	mu       sync.Mutex
 	findings []*CrossSlotError
@@ -180,6 +183,19 @@ func PassUnseenScripts() HookOption {
 	return func(h *Hook) { h.passUnseen = true }
 }
 
+// ClusterReadiness makes the hook report, besides keys in different slots,
+// what else a cluster does unlike one server: a keyspace-wide command
+// (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL: keyspace-wide in the
+// rules' commands table), which a cluster client sends to one node, also
+// inside a script; and a database other than 0 (SELECT n, as go-redis sends
+// it when Options.DB is set, SWAPDB, MOVE, COPY ... DB n), which a cluster
+// refuses, unless the rules' target is valkey-9. Use it on a client that
+// is a cluster client in production; test setup that runs FLUSHDB should
+// use a client without the hook.
+func ClusterReadiness() HookOption {
+	return func(h *Hook) { h.readiness = true }
+}
+
 // RegisterScript gives the hook the source of a script, as WithScripts does.
 func (h *Hook) RegisterScript(src string) { h.scripts.Remember(src) }
 
@@ -211,11 +227,42 @@ func NewHook(opts ...HookOption) *Hook {
 	return h
 }
 
-// Findings returns what the hook has found so far, each finding once.
+// Findings returns what the hook has found so far, each finding once, in
+// either mode: with ReturnError, the faults it failed commands with.
 func (h *Hook) Findings() []*CrossSlotError {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]*CrossSlotError(nil), h.findings...)
+}
+
+// ready records a readiness fault of one command sent on its own, and
+// returns what the command fails with.
+func (h *Hook) ready(name string, args []any) error {
+	if e := h.readinessFault(name, args); e != nil {
+		return h.fault(e)
+	}
+	return nil
+}
+
+// readinessFault returns the keyspace-wide or database fault of a command,
+// or nil.
+func (h *Hook) readinessFault(name string, args []any) *CrossSlotError {
+	upper := strings.ToUpper(name)
+	kind, reason, fix, ok := crossslot.Readiness(h.rules, upper, stringArgs(args[1:]))
+	if !ok {
+		return nil
+	}
+	return &CrossSlotError{Kind: kind, Command: upper, Reason: reason, Fix: fix}
+}
+
+// fault records e and returns what the command fails with: e with
+// ReturnError, nil with FailTest, which sends the command as it is.
+func (h *Hook) fault(e *CrossSlotError) error {
+	h.record(e)
+	if h.mode == modeReturnError {
+		return e
+	}
+	return nil
 }
 
 func (h *Hook) record(e *CrossSlotError) {
@@ -231,6 +278,10 @@ func (h *Hook) record(e *CrossSlotError) {
 
 // Kinds of CrossSlotError.
 const (
+	// KindKeyspaceWide is a keyspace-wide command (ClusterReadiness).
+	KindKeyspaceWide = crossslot.KindKeyspaceWide
+	// KindDatabase is a database other than 0 (ClusterReadiness).
+	KindDatabase    = crossslot.KindDatabase
 	KindCommand     = "command"     // one command's keys span slots
 	KindTransaction = "transaction" // a MULTI/EXEC's keys span slots
 	KindWatch       = "watch"       // WATCH's keys, or keys used under WATCH, span slots
@@ -500,6 +551,11 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 	name := lower(argString(args[0]))
 	watched := ch.watchedKeys()
 	info := h.table.lookup(name, args)
+	if h.readiness {
+		if err := h.ready(name, args); err != nil {
+			return err
+		}
+	}
 	if info != nil && info.atMostOneKey && watched == nil && !special[name] {
 		return next(ctx, cmd) // the fast path: GET, SET, HELLO, ...
 	}
@@ -519,27 +575,21 @@ func (ch *chain) processCmd(ctx context.Context, cmd redis.Cmder, next redis.Pro
 		if client, ok := pooledCaller(); ok {
 			pooled = true
 			if raw {
-				e := pooledTx(name, args, client)
-				if h.mode == modeReturnError {
-					return e
+				if err := h.fault(pooledTx(name, args, client)); err != nil {
+					return err
 				}
-				h.record(e)
 			}
 		}
 	}
 	if !pooled && (name == "multi" || name == "watch") && multi {
-		e := inMulti(name, args)
-		if h.mode == modeReturnError {
-			return e // unsent: the connection stays in its MULTI
+		if err := h.fault(inMulti(name, args)); err != nil {
+			return err // unsent: the connection stays in its MULTI
 		}
-		h.record(e)
 	}
-	e := ch.check(name, args, info, watched)
-	if e != nil {
-		if h.mode == modeReturnError {
-			return e
+	if e := ch.check(name, args, info, watched); e != nil {
+		if err := h.fault(e); err != nil {
+			return err
 		}
-		h.record(e)
 	} else if e := h.unseenScript(name, args); e != nil {
 		// As a server whose script cache is empty: go-redis's Script.Run
 		// sends the script again with EVAL, which the hook checks. (go-redis
@@ -803,6 +853,15 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 		if tx && (i == 0 || i == len(cmds)-1) {
 			continue
 		}
+		if h.readiness {
+			if e := h.readinessFault(name, args); e != nil {
+				if bad == nil {
+					bad = make([]*CrossSlotError, len(cmds))
+				}
+				bad[i], anyBad = e, true
+				continue
+			}
+		}
 		info := h.table.lookup(name, args)
 		if info != nil && info.atMostOneKey && watched == nil && !tx && !special[name] {
 			continue
@@ -876,15 +935,15 @@ func (ch *chain) processPipeline(ctx context.Context, cmds []redis.Cmder, next r
 			txErr = e
 		}
 	}
+	for _, e := range bad {
+		if e != nil {
+			h.record(e)
+		}
+	}
+	if txErr != nil {
+		h.record(txErr)
+	}
 	if h.mode == modeFailTest {
-		for _, e := range bad {
-			if e != nil {
-				h.record(e)
-			}
-		}
-		if txErr != nil {
-			h.record(txErr)
-		}
 		err := next(ctx, cmds)
 		ch.afterPipeline(cmds, tx)
 		return err
@@ -1028,7 +1087,8 @@ func (ch *chain) checkScript(name string, args []any, watched []string) *CrossSl
 	found := entry.Check(argv[2:], n, name == "eval_ro" || name == "evalsha_ro", scriptcheck.Specs{
 		ID: srv, Command: h.command,
 		// Once the key specs are settled (the server's, or LocalSpecs).
-		Settled: !h.table.needFetch(),
+		Settled:      !h.table.needFetch(),
+		KeyspaceWide: h.readiness,
 	})
 	if len(found) == 0 {
 		return nil

@@ -188,8 +188,8 @@ func TestHookRing(t *testing.T) {
 	wantCrossSlot(t, err, clustercheck.KindScript, "EVAL", "not declared in KEYS")
 	// A raw WATCH with Do on the Ring, a pooled client.
 	wantKind(t, ring.Do(ctx, "WATCH", "{acct}:1").Err(), clustercheck.KindPooledTransaction, "*redis.Ring")
-	if f := h.Findings(); len(f) != 0 {
-		t.Errorf("ReturnError recorded findings: %v", f)
+	if f := h.Findings(); len(f) != 5 {
+		t.Errorf("ReturnError recorded %d findings, want the 5 faults returned: %v", len(f), f)
 	}
 }
 

@@ -115,7 +115,7 @@ func TestBuildAnalyzers(t *testing.T) {
 	if len(as) != 1 || as[0] != analyzer.Analyzer {
 		t.Fatalf("analyzers %v", as)
 	}
-	for name, want := range map[string]string{"proven-only": "true", "disable": "copy-db", "rules": ""} {
+	for name, want := range map[string]string{"proven-only": "true", "disable": "cluster-db", "rules": ""} {
 		if got := analyzer.Analyzer.Flags.Lookup(name).Value.String(); got != want {
 			t.Errorf("-%s = %q, want %q", name, got, want)
 		}

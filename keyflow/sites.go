@@ -38,9 +38,13 @@ type Site struct {
 	// their '*', which Redis Cluster refuses.
 	PatternKeys []Group
 	BadPatterns []Value
-	// DB is the database argument of COPY, when it is a constant.
+	// DB is the database argument of COPY or MOVE, when it is a constant.
 	DB    ast.Expr
 	DBNum int64
+	// Cluster is true when the call is made on a client that may talk to
+	// a Redis Cluster, by its static type (the rules' cluster types, or a
+	// type that embeds one); false on a transaction or pipeline handle.
+	Cluster bool
 
 	// Read is true for a command that only reads its keys, Write for one
 	// that may modify them (the command table's flags). KeyArgs are the
@@ -173,7 +177,7 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		g.addWrapperSites(s, call, fn)
 		return
 	}
-	site := &Site{Call: call, Callee: fn, Method: m, Command: strings.ToUpper(m.Command), Name: commandName(m, fn)}
+	site := &Site{Call: call, Callee: fn, Method: m, Command: strings.ToUpper(m.Command), Name: commandName(m, fn), Cluster: g.clusterCapable(receiver(call))}
 	switch m.Kind {
 	case ruleset.KindCommand, ruleset.KindFunction:
 		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)

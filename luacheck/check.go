@@ -37,6 +37,10 @@ const (
 	// CategoryMaybeCrossSlot: nothing proves the keys passed in KEYS share a
 	// slot.
 	CategoryMaybeCrossSlot = checks.MaybeCrossSlot
+	// CategoryKeyspaceWide: the script calls KEYS, SCAN or another
+	// keyspace-wide command (the commands table's keyspace-wide) and a
+	// cluster client runs it: it sees the keys of its node only.
+	CategoryKeyspaceWide = checks.KeyspaceWide
 )
 
 // A Call is what the caller knows about one run of the script.
@@ -53,8 +57,9 @@ type Call struct {
 	KnownArgCount bool
 	// Cluster is true when the client may talk to a Redis Cluster: a
 	// ClusterClient, a UniversalClient, a Ring and the like. Only the check
-	// of flags=no-cluster depends on it: every other check holds the script
-	// to what Redis Cluster needs, whatever client runs it.
+	// of flags=no-cluster and that of keyspace-wide commands depend on it:
+	// every other check holds the script to what Redis Cluster needs,
+	// whatever client runs it.
 	Cluster bool
 	// ReadOnly is true when the script runs with EVAL_RO or EVALSHA_RO.
 	ReadOnly bool
@@ -326,6 +331,13 @@ func (c *checker) site(st *site) {
 			c.add(CategoryFlags, st.line, st.col, "%s writes, but the shebang has flags=no-writes, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); drop no-writes or the write", st.text)
 		case c.call.ReadOnly && c.s.Shebang == nil:
 			c.add(CategoryFlags, st.line, st.col, "%s writes, but the script runs with EVAL_RO, so Redis 7 fails it (\"Write commands are not allowed from read-only scripts\"); run it with EVAL or drop the write", st.text)
+		}
+		if cmd.KeyspaceWide && c.call.Cluster {
+			verb := "reads"
+			if cmd.IsWrite() {
+				verb = "changes"
+			}
+			c.add(CategoryKeyspaceWide, st.line, st.col, "%s %s the keys of one node: on a cluster the script runs on the node of its KEYS and sees only that node's keys, with no error; keep the keys it needs in a set under the hashtag of its KEYS and pass the set in KEYS, or run %s on every master from the client", st.text, verb, strings.ToUpper(name))
 		}
 		slots := c.expand(st)
 		argv := make([]string, len(slots)+1)

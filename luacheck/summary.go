@@ -46,7 +46,9 @@ func (s *Script) Summarize(cmds func(name string) *ruleset.Command) *Summary {
 // summarize decides whether a site's findings depend on the call. A site is
 // quiet when, for every command it may call, the key positions in its
 // arguments do not depend on the call and none of those arguments may be
-// an undeclared key, and no flag makes its writes wrong. It follows
+// an undeclared key, no flag makes its writes wrong, and it calls no
+// keyspace-wide command (KEYS, SCAN), which a cluster client's call
+// makes wrong. It follows
 // checker.site: any site it cannot prove quiet is checked in full.
 func (m *Summary) summarize(st *site) siteSummary {
 	out := siteSummary{st: st}
@@ -59,6 +61,9 @@ func (m *Summary) summarize(st *site) siteSummary {
 		cmd := c.lookup(name, st)
 		if cmd == nil {
 			continue
+		}
+		if cmd.KeyspaceWide {
+			return out // reported on a cluster client: the call says
 		}
 		if cmd.IsWrite() {
 			switch {

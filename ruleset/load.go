@@ -66,10 +66,11 @@ func (e *RulesError) err() error {
 }
 
 var (
-	topFields     = []string{"version", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
+	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types", "split-with"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
-	commandFields = []string{"arity", "flags", "split", "keys"}
+	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
+	policies      = []string{"all_shards", "all_nodes", "special"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
 	severities    = []Severity{SeverityError, SeverityWarning, SeverityOff}
 )
@@ -413,6 +414,15 @@ func (l *loader) rules(r *Rules, doc *yaml.Node) {
 		}
 	} else {
 		l.errf(root, "missing \"version: %d\"; every rules file starts with the schema version", SchemaVersion)
+	}
+	if e, ok := f["target"]; ok {
+		if v, ok := l.str(e.val, "target"); ok {
+			if !slices.Contains(Targets, Target(v)) {
+				l.errf(e.val, "target %q is not one of %s; it names the server the code runs against", v, targetList())
+			} else {
+				r.Target = Target(v)
+			}
+		}
 	}
 	if e, ok := f["checks"]; ok {
 		l.checks(r, e.val)
@@ -770,6 +780,18 @@ func (l *loader) commands(r *Rules, n *yaml.Node) {
 		if fe, ok := f["split"]; ok {
 			c.Split, _ = l.boolean(fe.val, "split of "+what)
 		}
+		if fe, ok := f["policy"]; ok {
+			if v, ok := l.str(fe.val, "the policy of "+what); ok {
+				if !slices.Contains(policies, v) {
+					l.errf(fe.val, "the policy of %s is %q, not one of %s (request_policy:multi_shard is split: true)", what, v, strings.Join(policies, ", "))
+				} else {
+					c.Policy = v
+				}
+			}
+		}
+		if fe, ok := f["keyspace-wide"]; ok {
+			c.KeyspaceWide, _ = l.boolean(fe.val, "keyspace-wide of "+what)
+		}
 		if fe, ok := f["keys"]; ok {
 			v := resolve(fe.val)
 			if !isNull(v) && v.Kind != yaml.SequenceNode {
@@ -1024,12 +1046,16 @@ func (l *loader) syntaxFault(err error) *Fault {
 func (r *Rules) Merge(over *Rules) *Rules {
 	m := &Rules{
 		Version:  over.Version,
+		Target:   r.Target,
 		Checks:   map[string]Severity{},
 		Commands: map[string]*Command{},
 	}
 	if over.Version != r.Version && over.Version == SchemaVersion {
 		// Keep the version that Validate will reject.
 		m.Version = r.Version
+	}
+	if over.Target != "" {
+		m.Target = over.Target
 	}
 	for k, v := range r.Checks {
 		m.Checks[k] = v

@@ -230,7 +230,10 @@ families:
 `, []string{`rules.yaml:1:10: version 2 is not supported; this slotlint reads rules files of version 1`}},
 		{"unknown top field", `version: 1
 family: {}
-`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, checks, families, groups, wrappers, safe-writes, clients, commands`}},
+`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, target, checks, families, groups, wrappers, safe-writes, clients, commands`}},
+		{"unknown target", `version: 1
+target: valkey
+`, []string{`rules.yaml:2:9: target "valkey" is not one of redis, valkey-9; it names the server the code runs against`}},
 		{"not a mapping", `- version: 1
 `, []string{`rules.yaml:1:1: a rules file must be a mapping that starts with "version: 1", not a list`}},
 		{"empty", ``, []string{`rules.yaml:1:1: the rules file is empty; it must be a mapping that starts with "version: 1"`}},
@@ -280,14 +283,17 @@ commands:
   eval: {keys: [{index: 2, keynum: 0, firstkey: 1, lastkey: 0}]}
   set: {keys: [{lastkey: 0}]}
   del: {split: maybe, arity: many}
+  keys: {policy: one_shard, keyspace-wide: yes please}
 `, []string{
-			`rules.yaml:3:19: unknown field "flag" in command "get"; expected one of arity, flags, split, keys`,
+			`rules.yaml:3:19: unknown field "flag" in command "get"; expected one of arity, flags, split, policy, keyspace-wide, keys`,
 			`rules.yaml:4:3: command name "GET X" is not a lower-case name such as get, or parent|sub for a subcommand`,
 			`rules.yaml:5:28: key spec 0 of command "mget" has both index and keyword; the search for keys begins at one of them`,
 			`rules.yaml:6:52: key spec 0 of command "eval" has keynum and lastkey; lastkey goes with a range of keys, not a key count`,
 			`rules.yaml:7:16: key spec 0 of command "set" needs index or keyword: where the search for keys begins`,
 			`rules.yaml:8:16: split of command "del" must be true or false, not "maybe"`,
 			`rules.yaml:8:30: the arity of command "del" must be an integer, not "many"`,
+			`rules.yaml:9:18: the policy of command "keys" is "one_shard", not one of all_shards, all_nodes, special (request_policy:multi_shard is split: true)`,
+			`rules.yaml:9:44: keyspace-wide of command "keys" must be true or false, not "yes please"`,
 		}},
 		{"yaml syntax: bad indentation", `version: 1
 checks:

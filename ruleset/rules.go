@@ -15,6 +15,9 @@ import (
 type Rules struct {
 	Version int
 
+	// Target is the server the code runs against; empty means TargetRedis.
+	Target Target
+
 	// Checks maps a diagnostic category, such as "cross-slot", to its
 	// severity.
 	Checks map[string]Severity
@@ -366,6 +369,15 @@ type Command struct {
 	// which some cluster clients split into one command per slot (MGET, DEL).
 	// A split command never fails with CROSSSLOT there, but it is not atomic.
 	Split bool
+	// Policy is the request policy of Redis's command tips, other than
+	// multi_shard: all_shards, all_nodes or special; empty when none.
+	Policy string
+	// KeyspaceWide is true for a command that reads or changes the whole
+	// keyspace (ACL category @keyspace) and that a cluster must send to
+	// every shard (policy all_shards or special): KEYS, SCAN, RANDOMKEY,
+	// DBSIZE, FLUSHDB. A cluster client that sends it to one node sees or
+	// changes only that node's keys.
+	KeyspaceWide bool
 }
 
 // IsWrite reports whether the command may modify data.
@@ -476,4 +488,57 @@ func (ks *KeySpec) positions(argv []string) ([]int, bool) {
 		pos = append(pos, i)
 	}
 	return pos, true
+}
+
+// A Target is the server that the code runs against, which decides what a
+// cluster allows beyond one database.
+type Target string
+
+const (
+	// TargetRedis is Redis (the default): a cluster has database 0 only.
+	TargetRedis Target = "redis"
+	// TargetValkey9 is Valkey 9 or later, whose cluster mode has
+	// databases other than 0 (SELECT, MOVE, SWAPDB and COPY ... DB work).
+	TargetValkey9 Target = "valkey-9"
+)
+
+// Targets are the targets a rules file may name.
+var Targets = []Target{TargetRedis, TargetValkey9}
+
+func targetList() string {
+	var s []string
+	for _, t := range Targets {
+		s = append(s, string(t))
+	}
+	return strings.Join(s, ", ")
+}
+
+// ClusterHasDatabases reports whether a cluster of the target has
+// databases other than 0.
+func (r *Rules) ClusterHasDatabases() bool {
+	return r.Target == TargetValkey9
+}
+
+// SetTips sets the command's Split, Policy and KeyspaceWide from its
+// command tips and ACL categories, as COMMAND INFO or a command JSON file
+// gives them: request_policy:multi_shard is Split; another request policy
+// is Policy; a command of the ACL category @keyspace whose policy is
+// all_shards or special is KeyspaceWide. (Redis gives such a policy only to
+// commands without keys.)
+func (c *Command) SetTips(tips, acl []string) {
+	for _, tip := range tips {
+		policy, ok := strings.CutPrefix(strings.ToLower(tip), "request_policy:")
+		switch {
+		case !ok:
+		case policy == "multi_shard":
+			c.Split = true
+		default:
+			c.Policy = policy
+		}
+	}
+	for _, cat := range acl {
+		if strings.EqualFold(strings.TrimPrefix(cat, "@"), "keyspace") && (c.Policy == "all_shards" || c.Policy == "special") {
+			c.KeyspaceWide = true
+		}
+	}
 }

@@ -40,6 +40,9 @@ const (
 	// KindNestedMulti is a MULTI sent inside MULTI, which Redis refuses:
 	// "MULTI calls can not be nested".
 	KindNestedMulti = crossslot.KindNestedMulti
+	// KindKeyspaceWide and KindDatabase are what Readiness reports.
+	KindKeyspaceWide = crossslot.KindKeyspaceWide
+	KindDatabase     = crossslot.KindDatabase
 	// KindScript is a script that touches keys it was not given in KEYS,
 	// or whose flags a cluster refuses (package luacheck).
 	KindScript = "script"
@@ -116,6 +119,24 @@ func (c *Checker) Command(argv []string) *Error {
 		return e
 	}
 	return c.script(name, argv)
+}
+
+// Readiness checks what a cluster does with one command unlike one server,
+// besides the slots of its keys: a keyspace-wide command (KEYS, SCAN,
+// RANDOMKEY, ...: the rules' commands table) reaches one node, with
+// KindKeyspaceWide; a database other than 0 (SELECT n, SWAPDB, MOVE,
+// COPY ... DB n) is refused, with KindDatabase, unless the rules' target
+// is valkey-9. It returns nil for anything else.
+func (c *Checker) Readiness(argv []string) *Error {
+	if len(argv) == 0 {
+		return nil
+	}
+	name := strings.ToUpper(argv[0])
+	kind, reason, fix, ok := crossslot.Readiness(c.rules, name, argv[1:])
+	if !ok {
+		return nil
+	}
+	return &Error{Kind: kind, Command: name, Reason: reason, Fix: fix}
 }
 
 // RegisterScript gives the checker the source of a script that the program

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/slotlint/slotlint"
 )
 
 func TestCommand(t *testing.T) {
@@ -131,5 +133,47 @@ func TestScript(t *testing.T) {
 	conn.Feed([]string{"MULTI"})
 	if e := conn.Feed([]string{"EVAL", bad, "1", "{s}1", "y"}); e == nil || e.Kind != KindScript {
 		t.Errorf("script in MULTI: %v", e)
+	}
+}
+
+// Readiness reports keyspace-wide commands and databases other than 0, as
+// the go-redis hook's ClusterReadiness does, for the rueidis and valkey-go
+// hooks; under target: valkey-9 it leaves databases alone.
+func TestReadiness(t *testing.T) {
+	c := New(nil)
+	for _, tc := range []struct {
+		argv []string
+		want string // the message's start, "" for no fault
+	}{
+		{[]string{"KEYS", "user:*"}, "ERR KEYS reaches one node of a cluster (slotlint: KEYS: a cluster client sends KEYS to one node"},
+		{[]string{"scan", "0", "MATCH", "user:*"}, "ERR SCAN reaches one node of a cluster"},
+		{[]string{"FLUSHDB"}, "ERR FLUSHDB reaches one node of a cluster"},
+		{[]string{"SELECT", "2"}, "ERR SELECT is not allowed in cluster mode (slotlint: SELECT: database 2"},
+		{[]string{"SWAPDB", "0", "1"}, "ERR SWAPDB is not allowed in cluster mode"},
+		{[]string{"MOVE", "k", "3"}, "ERR MOVE is not allowed in cluster mode"},
+		{[]string{"COPY", "a", "b", "DB", "1", "REPLACE"}, "ERR Copying to another database is not allowed in cluster mode"},
+		{[]string{"SELECT", "0"}, ""},
+		{[]string{"COPY", "{a}1", "{a}2", "REPLACE"}, ""},
+		{[]string{"HSCAN", "h", "0"}, ""},
+		{[]string{"GET", "k"}, ""},
+	} {
+		e := c.Readiness(tc.argv)
+		switch {
+		case tc.want == "" && e != nil:
+			t.Errorf("%q: %v, want nothing", tc.argv, e)
+		case tc.want != "" && (e == nil || !strings.HasPrefix(e.Error(), tc.want)):
+			t.Errorf("%q: %v, want a message starting %q", tc.argv, e, tc.want)
+		}
+	}
+	rules, err := slotlint.ParseRules("valkey.yaml", []byte("version: 1\ntarget: valkey-9\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := New(rules)
+	if e := v.Readiness([]string{"SELECT", "2"}); e != nil {
+		t.Errorf("SELECT 2 under valkey-9: %v", e)
+	}
+	if e := v.Readiness([]string{"KEYS", "*"}); e == nil || e.Kind != KindKeyspaceWide {
+		t.Errorf("KEYS under valkey-9: %v, want a keyspace-wide fault", e)
 	}
 }

@@ -40,10 +40,11 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-func Many(ctx context.Context, rdb *redis.Client, a, b string) {
+func Many(ctx context.Context, rdb *redis.Client, c *redis.ClusterClient, a, b string) {
 	rdb.Rename(ctx, "tmp:user:1", "user:1")
 	rdb.Rename(ctx, "tmp:"+a, "live:"+b)
-	rdb.Copy(ctx, "{c}:a", "{c}:b", 2, false)
+	c.Copy(ctx, "{c}:a", "{c}:b", 2, false)
+	c.Keys(ctx, "user:*")
 	rdb.Eval(ctx, "return redis.call('GET', 'other')", []string{"{q}:a"})
 	rdb.Eval(ctx, "return redis.call('GET', KEYS[1] .. ':n')", []string{"{q}:b"})
 	bal, _ := rdb.Get(ctx, "balance:1").Int()
@@ -85,7 +86,7 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 	t.Parallel()
 	dir := newModule(t, map[string]string{"many/many.go": manyChecks})
 	all := categories(t, bin, dir)
-	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.CopyDB, checks.UndeclaredKey, checks.UndeclaredKeySameSlot, checks.LostUpdate, checks.IgnoreDirective} {
+	for _, c := range []string{checks.CrossSlot, checks.MaybeCrossSlot, checks.ClusterDB, checks.KeyspaceWide, checks.UndeclaredKey, checks.UndeclaredKeySameSlot, checks.LostUpdate, checks.IgnoreDirective} {
 		if !slices.Contains(all, c) {
 			t.Fatalf("the test package has no %s finding; it has %q", c, all)
 		}
@@ -99,7 +100,7 @@ func TestProvenOnlyAndDisable(t *testing.T) {
 	}{
 		{[]string{"-proven-only"}, without(checks.MaybeCrossSlot)},
 		{[]string{"-disable=maybe-cross-slot"}, without(checks.MaybeCrossSlot)},
-		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.CopyDB)},
+		{[]string{"-disable= lost-update,copy-db ,"}, without(checks.LostUpdate, checks.ClusterDB)},
 		{[]string{"-proven-only", "-disable=ignore-directive,undeclared-key"}, without(checks.MaybeCrossSlot, checks.IgnoreDirective, checks.UndeclaredKey)},
 		{[]string{"-disable=undeclared-key-same-slot"}, without(checks.UndeclaredKeySameSlot)},
 		{[]string{"-rules-inline=version: 1\nchecks: {undeclared-key-same-slot: off}"}, without(checks.UndeclaredKeySameSlot)},

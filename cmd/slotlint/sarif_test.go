@@ -206,7 +206,7 @@ func TestSARIFSeverities(t *testing.T) {
 	rules := &ruleset.Rules{Checks: map[string]ruleset.Severity{
 		"cross-slot":       ruleset.SeverityError,
 		"maybe-cross-slot": ruleset.SeverityWarning,
-		"copy-db":          ruleset.SeverityOff,
+		"cluster-db":       ruleset.SeverityOff,
 	}}
 	w := newSARIFWriter(rules, t.TempDir())
 	fset := token.NewFileSet()
@@ -223,7 +223,7 @@ func TestSARIFSeverities(t *testing.T) {
 	for id, want := range map[string]sarifConfiguration{
 		"cross-slot":       {true, "error"},
 		"maybe-cross-slot": {true, "warning"},
-		"copy-db":          {false, "none"},
+		"cluster-db":       {false, "none"},
 		"lua-syntax":       {true, "error"}, // a check the rules do not list is an error
 	} {
 		if got[id] != want {

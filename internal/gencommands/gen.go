@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/slotlint/slotlint/ruleset"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,12 +22,19 @@ const (
 // A command is one entry of COMMAND INFO, a subcommand being an entry of its
 // own named "parent|sub".
 type command struct {
-	Name    string
-	Arity   int
-	Flags   []string
-	Split   bool // tips include request_policy:multi_shard
-	Keys    []keySpec
-	Unknown int // key specs whose position COMMAND INFO does not give
+	Name  string
+	Arity int
+	Flags []string
+	Split bool // tips include request_policy:multi_shard
+	// Policy is the request policy of the command tips other than
+	// multi_shard (which Split records): all_shards, all_nodes, special.
+	Policy string
+	// KeyspaceWide is true for a command of the ACL category
+	// @keyspace, whose request policy is all_shards or special: it reads
+	// or changes the keys of the one node it is sent to (KEYS, SCAN).
+	KeyspaceWide bool
+	Keys         []keySpec
+	Unknown      int // key specs whose position COMMAND INFO does not give
 	// Origin is where the facts of a command that the live server does
 	// not have were read; zero for the server's own commands.
 	Origin origin
@@ -126,7 +134,11 @@ func parseCommand(e any) (c command, subs []any, err error) {
 		if err != nil {
 			return fail("tips: %v", err)
 		}
-		c.Split = slices.Contains(tips, "request_policy:multi_shard")
+		acl, err := strings_(a[6])
+		if err != nil {
+			return fail("ACL categories: %v", err)
+		}
+		c.setTips(tips, acl)
 	}
 	if len(a) > 8 {
 		specs, ok := a[8].([]any)
@@ -393,6 +405,12 @@ func formatCommand(c command) string {
 	if c.Split {
 		fields = append(fields, "split: true")
 	}
+	if c.Policy != "" {
+		fields = append(fields, "policy: "+c.Policy)
+	}
+	if c.KeyspaceWide {
+		fields = append(fields, "keyspace-wide: true")
+	}
 	if len(c.Keys) > 0 {
 		specs := make([]string, len(c.Keys))
 		for i, ks := range c.Keys {
@@ -542,3 +560,11 @@ func sectionVersion(section string) string {
 }
 
 var versionRE = regexp.MustCompile(`(?m)^# Redis (\S+)\. Do not edit`)
+
+// setTips reads the request policy of a command's tips, and from it and the
+// ACL categories whether the command is keyspace-wide, as ruleset does.
+func (c *command) setTips(tips, acl []string) {
+	var rc ruleset.Command
+	rc.SetTips(tips, acl)
+	c.Split, c.Policy, c.KeyspaceWide = rc.Split, rc.Policy, rc.KeyspaceWide
+}

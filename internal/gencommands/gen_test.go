@@ -61,6 +61,10 @@ var capturedReply = arr(
 				arr(rangeSpec(arr("RO"), index(2), 0, 1, 0)), arr()))),
 	arr("ping", int64(-1), arr("fast"), int64(0), int64(0), int64(0), arr("@fast", "@connection"),
 		arr("request_policy:all_shards", "response_policy:all_succeeded"), arr(), arr()),
+	arr("keys", int64(2), arr("readonly"), int64(0), int64(0), int64(0), arr("@keyspace", "@read", "@slow", "@dangerous"),
+		arr("request_policy:all_shards", "nondeterministic_output_order"), arr(), arr()),
+	arr("scan", int64(-2), arr("readonly"), int64(0), int64(0), int64(0), arr("@keyspace", "@read", "@slow"),
+		arr("nondeterministic_output", "request_policy:special"), arr(), arr()),
 	nil, // COMMAND INFO of a name the server does not know
 )
 
@@ -69,11 +73,13 @@ const wantSection = `# BEGIN GENERATED commands
 # Redis 7.0.15. Do not edit this section by hand: run go generate again.
 commands:
   eval: {arity: -3, flags: [noscript, stale, skip_monitor, no_mandatory_keys, movablekeys], keys: [{index: 2, keynum: 0, firstkey: 1, step: 1, flags: [RW, ACCESS, UPDATE]}]}
+  keys: {arity: 2, flags: [readonly], policy: all_shards, keyspace-wide: true}
   mget: {arity: -2, flags: [readonly, fast], split: true, keys: [{index: 1, lastkey: -1, step: 1, flags: [RO, ACCESS]}]}
   object: {arity: -2}
   object|encoding: {arity: 3, flags: [readonly], keys: [{index: 2, lastkey: 0, step: 1, flags: [RO]}]}
   object|help: {arity: 2, flags: [loading, stale]}
-  ping: {arity: -1, flags: [fast]}
+  ping: {arity: -1, flags: [fast], policy: all_shards}
+  scan: {arity: -2, flags: [readonly], policy: special, keyspace-wide: true}
   sort: {arity: -2, flags: [write, denyoom, movablekeys], keys: [{index: 1, lastkey: 0, step: 1, flags: [RO, ACCESS]}]}  # and 2 key specs of unknown position
   xread: {arity: -4, flags: [readonly, blocking, movablekeys], keys: [{keyword: STREAMS, startfrom: 1, lastkey: -1, step: 1, limit: 2, flags: [RO, ACCESS]}]}
 # END GENERATED commands

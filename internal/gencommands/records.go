@@ -195,15 +195,17 @@ type yamlKeySpec struct {
 }
 
 type yamlCommand struct {
-	Arity int           `yaml:"arity"`
-	Flags []string      `yaml:"flags"`
-	Split bool          `yaml:"split"`
-	Keys  []yamlKeySpec `yaml:"keys"`
+	Arity        int           `yaml:"arity"`
+	Flags        []string      `yaml:"flags"`
+	Split        bool          `yaml:"split"`
+	Policy       string        `yaml:"policy"`
+	KeyspaceWide bool          `yaml:"keyspace-wide"`
+	Keys         []yamlKeySpec `yaml:"keys"`
 }
 
 // command converts yc to the generator's terms.
 func (yc yamlCommand) command(name string) command {
-	c := command{Name: name, Arity: yc.Arity, Flags: yc.Flags, Split: yc.Split}
+	c := command{Name: name, Arity: yc.Arity, Flags: yc.Flags, Split: yc.Split, Policy: yc.Policy, KeyspaceWide: yc.KeyspaceWide}
 	for _, yk := range yc.Keys {
 		ks := keySpec{Index: yk.Index, Keyword: yk.Keyword, StartFrom: yk.StartFrom, Step: yk.Step, Flags: yk.Flags}
 		if yk.KeyNum != nil {

@@ -59,6 +59,7 @@ type jsonCommand struct {
 	Container    string        `json:"container"`
 	CommandFlags []string      `json:"command_flags"`
 	CommandTips  []string      `json:"command_tips"`
+	ACL          []string      `json:"acl_categories"`
 	KeySpecs     []jsonKeySpec `json:"key_specs"`
 	Arguments    []jsonArg     `json:"arguments"`
 }
@@ -266,11 +267,7 @@ func fromJSON(name string, jc jsonCommand) (c command, err error) {
 	for _, f := range jc.CommandFlags {
 		c.Flags = append(c.Flags, strings.ToLower(f))
 	}
-	for _, tip := range jc.CommandTips {
-		if strings.EqualFold(tip, "request_policy:multi_shard") {
-			c.Split = true
-		}
-	}
+	c.setTips(jc.CommandTips, jc.ACL)
 	if jc.KeySpecs != nil {
 		for i, js := range jc.KeySpecs {
 			ks, known, err := fromJSONKeySpec(js)

@@ -278,6 +278,12 @@ var specials = []special{
 	sp("Pipeline", "", ruleset.KindPipeline, "", -1, nil, ""),
 	sp("Exec", "", ruleset.KindExec, "", -1, nil, ""),
 	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
+	// Sharded channels are keys in SSUBSCRIBE's key specs: a cluster
+	// refuses channels in different slots. The method is not in Cmdable
+	// (ClusterClient, UniversalClient and PubSub have it; PubSub alone has
+	// SUnsubscribe).
+	sp("SSubscribe", "SSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
+	sp("PubSub.SUnsubscribe", "SUNSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 }
 
 // takesContext reports whether a signature's first parameter is a
@@ -348,9 +354,10 @@ var halfFields = map[string]bool{"Streams": true}
 // pairCommands take keys and values in turns (MSET k1 v1 k2 v2).
 var pairCommands = map[string]bool{"mset": true, "msetnx": true, "msetex": true}
 
-// dbCommands take a database number that must be 0 on a cluster. (MOVE is
-// refused on a cluster whatever its database, so its db is not one.)
-var dbCommands = map[string]bool{"copy": true}
+// dbCommands take a database number that must be 0 on a Redis Cluster. A
+// MOVE to database 0 on a cluster moves a key onto itself, which Redis
+// refuses too, so only its other databases matter.
+var dbCommands = map[string]bool{"copy": true, "move": true}
 
 // containers are the commands with subcommands, whose method names join
 // the two: ObjectEncoding, XGroupCreate.
@@ -394,6 +401,10 @@ type Table struct {
 	// Unexpressible are methods whose keys no selector describes, as
 	// "Method (reason)".
 	Unexpressible []string
+	// AllMasters are the methods of keyspace-wide commands that the
+	// cluster client defines itself, sending the command to every master
+	// (go-redis's ClusterClient.DBSize): not keyspace-wide there.
+	AllMasters []string
 }
 
 // Generate builds the method table of a client from its API and the
@@ -439,6 +450,12 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 			t.Missing = append(t.Missing, fmt.Sprintf("%s (%s)", name, missing))
 		case m != nil && m.partial != "":
 			t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, m.partial))
+		case m != nil && len(m.Keys) == 0 && cmds[strings.ToLower(strings.ReplaceAll(m.Command, " ", "|"))].KeyspaceWide:
+			if api.funcs["ClusterClient"][name] != nil {
+				t.AllMasters = append(t.AllMasters, name)
+				continue
+			}
+			t.Methods = append(t.Methods, m)
 		case m != nil && len(m.Keys) == 0:
 			if why, ok := unexpressible[name]; ok {
 				t.Unexpressible = append(t.Unexpressible, fmt.Sprintf("%s (%s)", name, why))
@@ -456,6 +473,7 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 	sort.Slice(t.Methods, func(i, j int) bool { return t.Methods[i].Name < t.Methods[j].Name })
 	sort.Strings(t.Missing)
 	sort.Strings(t.Unexpressible)
+	sort.Strings(t.AllMasters)
 	return t, nil
 }
 
@@ -555,6 +573,12 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 	}
 	m.Command = upper
 	if !hasKeys(c) {
+		if c.KeyspaceWide {
+			// KEYS, SCAN, RANDOMKEY: no keys, but a cluster client sends
+			// them to one node (keyspace-wide).
+			m.Keys = nil
+			return m, "", nil
+		}
 		// A parameter named like a key that Redis does not take as one
 		// (CLUSTER KEYSLOT, DEBUG OBJECT).
 		return nil, "", nil
@@ -872,6 +896,9 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Unexpressible) > 0 {
 			gensection.WrapComment(&b, "    ", "Not described, since no selector says which of their arguments are keys: "+strings.Join(t.Unexpressible, "; ")+".")
+		}
+		if len(t.AllMasters) > 0 {
+			gensection.WrapComment(&b, "    ", "Not described, since the ClusterClient's own method sends the command to every master: "+strings.Join(t.AllMasters, ", ")+".")
 		}
 		if len(t.Missing) > 0 {
 			gensection.WrapComment(&b, "    ", "Not described, since neither the server of the commands table "+commandsSource+

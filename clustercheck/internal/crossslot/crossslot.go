@@ -1,13 +1,16 @@
 // Package crossslot is the colocation check that the go-redis hook
 // (clustercheck) and the argument-list checker of the other clients' hooks
 // (clustercheck/rawcheck) share: whether a command's literal keys span
-// slots, each key's slot, and keyspace's reason and hashtag fix.
+// slots, each key's slot, and keyspace's reason and hashtag fix; the reply
+// Redis gives to each kind of fault; and what else a cluster does unlike
+// one server (Readiness).
 package crossslot
 
 import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -50,7 +53,21 @@ const (
 	KindExecInMulti       = "exec-in-multi"
 	KindPooledTransaction = "pooled-transaction"
 	KindNoScript          = "noscript"
+	// KindKeyspaceWide: KEYS, SCAN and the other keyspace-wide commands,
+	// which a cluster client sends to one node (the hooks' readiness
+	// checks).
+	KindKeyspaceWide = "keyspace-wide"
+	// KindDatabase: a database other than 0, which a cluster refuses
+	// (SELECT, SWAPDB, MOVE, COPY ... DB).
+	KindDatabase = "database"
 )
+
+// databaseReplies are Redis Cluster's replies to commands that name
+// another database, where they are not "ERR <COMMAND> is not allowed in
+// cluster mode".
+var databaseReplies = map[string]string{
+	"COPY": "ERR Copying to another database is not allowed in cluster mode",
+}
 
 // Head is the reply Redis gives, or would give, to a fault of a kind, on
 // command: Reply for keys in different slots.
@@ -66,6 +83,14 @@ func Head(kind, command string) string {
 		return "ERR " + command + " through Do on a pooled client protects nothing"
 	case KindNoScript:
 		return "NOSCRIPT No matching script. Please use EVAL."
+	case KindDatabase:
+		if r, ok := databaseReplies[command]; ok {
+			return r
+		}
+		return "ERR " + command + " is not allowed in cluster mode"
+	case KindKeyspaceWide:
+		// A cluster answers with one node's keys, and no error.
+		return "ERR " + command + " reaches one node of a cluster"
 	}
 	return Reply
 }
@@ -85,4 +110,55 @@ func Message(head, command, reason, fix string) string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// Readiness returns what a cluster does with a command unlike one server,
+// besides the slots of its keys (the hooks' ClusterReadiness): a
+// keyspace-wide command (the rules' commands table) reaches one node; a
+// database other than 0 is refused, unless the rules' target has cluster
+// databases. upper is the command's name in upper case, args the arguments
+// after it. ok is false when there is nothing to report.
+func Readiness(rules *ruleset.Rules, upper string, args []string) (kind, reason, fix string, ok bool) {
+	if c := rules.Command(strings.ToLower(upper)); c != nil && c.KeyspaceWide {
+		return KindKeyspaceWide,
+			"a cluster client sends " + upper + " to one node, which answers for its own keys only, with no error",
+			"run it on every master (ClusterClient.ForEachMaster, rueidis's Nodes()), or keep the keys you list in a set under one hashtag", true
+	}
+	if rules.ClusterHasDatabases() {
+		return "", "", "", false
+	}
+	if db, found := Database(upper, args); found {
+		return KindDatabase,
+			"database " + db + ": a Redis Cluster has database 0 only, and a cluster client drops a DB option",
+			"keep the data in database 0 and tell it apart by a key prefix", true
+	}
+	return "", "", "", false
+}
+
+// Database returns the database other than 0 that a command names, as a
+// cluster would refuse it: SELECT n, SWAPDB a b, MOVE key db, COPY ... DB
+// n (args without the command's name, upper case name). ok is false when
+// the command names no other database.
+func Database(name string, args []string) (db string, ok bool) {
+	switch name {
+	case "SELECT":
+		if len(args) == 1 && args[0] != "0" {
+			return args[0], true
+		}
+	case "SWAPDB":
+		if len(args) == 2 {
+			return args[0] + " and " + args[1], true
+		}
+	case "MOVE":
+		if len(args) == 2 {
+			return args[1], true
+		}
+	case "COPY":
+		for i := 2; i+1 < len(args); i++ {
+			if strings.EqualFold(args[i], "DB") && args[i+1] != "0" {
+				return args[i+1], true
+			}
+		}
+	}
+	return "", false
 }

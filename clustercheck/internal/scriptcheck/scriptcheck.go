@@ -101,6 +101,9 @@ type Specs struct {
 	// Settled is true when the specs will not change: only then are calls
 	// found fine remembered.
 	Settled bool
+	// KeyspaceWide adds the keyspace-wide findings (KEYS, SCAN inside the
+	// script) to Categories.
+	KeyspaceWide bool
 }
 
 // Categories are the script findings a hook reports: what a cluster
@@ -141,6 +144,9 @@ func (e *Entry) Check(rest []string, n int, readOnly bool, specs Specs) []luache
 	if readOnly {
 		sig = "ro\x00" + sig
 	}
+	if specs.KeyspaceWide {
+		sig = "kw\x00" + sig
+	}
 	if _, ok := e.clean.Load(sig); ok {
 		return nil
 	}
@@ -160,7 +166,7 @@ func (e *Entry) Check(rest []string, n int, readOnly bool, specs Specs) []luache
 	}
 	var found []luacheck.Finding
 	for _, f := range e.summary(s, specs).Check(call) {
-		if Categories[f.Category] {
+		if Categories[f.Category] || specs.KeyspaceWide && f.Category == luacheck.CategoryKeyspaceWide {
 			found = append(found, f)
 		}
 	}

@@ -328,6 +328,12 @@ func writeAuditText(w io.Writer, cn *conn, r *clustercheck.AuditReport) {
 	if len(r.Recounted) > 0 {
 		fmt.Fprintf(w, "\nslots that moved during the audit, counted again at its end: %s\n", intList(r.Recounted, 20))
 	}
+	if r.IncompatibleOpsKnown {
+		fmt.Fprintf(w, "\ncommands a cluster would refuse, as the server counts them (cluster_incompatible_ops, Redis 8): %s\n", thousands(r.IncompatibleOps))
+		if r.IncompatibleOps > 0 {
+			fmt.Fprintln(w, "  the server counts cross-slot commands, SELECT, SWAPDB, MOVE and COPY to another database, and no-cluster scripts, but not which code sent them; run slotlint on the code, and the clustercheck hook in its tests, to find them")
+		}
+	}
 }
 
 func examples(p clustercheck.Problem) string {
@@ -402,6 +408,9 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		Orphans        problem          `json:"orphans"`
 		Recounted      []int            `json:"recounted_slots"`
 		Changes        []string         `json:"changes"`
+		// IncompatibleOps is Redis 8's cluster_incompatible_ops, null
+		// when the server does not count them.
+		IncompatibleOps *int64 `json:"cluster_incompatible_ops"`
 	}{
 		KeyEncoding: keyEncoding,
 		Keys:        r.Keys, ElapsedSeconds: r.Elapsed.Seconds(),
@@ -412,6 +421,9 @@ func writeAuditJSON(w io.Writer, r *clustercheck.AuditReport, rules *ruleset.Rul
 		Unmatched: conv(r.Unmatched), EmptyHashtag: conv(r.EmptyTag), Unclosed: conv(r.UnclosedTag), Orphans: conv(r.Orphans),
 		Recounted: append([]int{}, r.Recounted...), Nodes: []node{}, HotSlots: []hot{},
 		Changes: append([]string{}, r.Changes...),
+	}
+	if r.IncompatibleOpsKnown {
+		out.IncompatibleOps = &r.IncompatibleOps
 	}
 	for _, n := range r.Nodes {
 		out.Nodes = append(out.Nodes, node{n.Addr, n.ID, n.Slots, n.Keys})

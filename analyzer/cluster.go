@@ -1,0 +1,304 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/ruleset"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// The cluster family reports what a Redis Cluster does unlike one server,
+// beyond the slots of keys, where the client may be a cluster (its static
+// type is one of the rules' cluster types):
+//
+//   - keyspace-wide: a command that the commands table marks
+//     keyspace-wide (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL;
+//     from Redis's command tips) goes to one node and sees or changes only
+//     its keys, with no error. Inside a Lua script the same commands see
+//     the node of the script's KEYS (luacheck reports those).
+//   - cluster-db: a database other than 0. Redis Cluster refuses COPY ...
+//     DB and MOVE to another database; a go-redis UniversalOptions that
+//     makes a ClusterClient (several addresses, IsClusterMode) drops its
+//     DB, and ParseClusterURL drops the database of its URL's path: keys
+//     land in database 0 with no error. Under target: valkey-9, whose
+//     cluster has other databases, the check is silent.
+
+// cluster returns the keyspace-wide and cluster-db findings of one call.
+func (c *checker) cluster(site *keyflow.Site) []diag {
+	if !site.Cluster || site.Through {
+		return nil
+	}
+	var out []diag
+	if cmd := c.rules.Command(site.Command); cmd != nil && cmd.KeyspaceWide && !c.perNode(site.Call) {
+		out = append(out, diag{
+			pos:      site.Call.Pos(),
+			end:      site.Call.End(),
+			category: checks.KeyspaceWide,
+			message:  fmt.Sprintf("%s on %s, a client that may be a cluster, %s one node's keys only, with no error; %s", site.Command, clientName(site.Call), keyspaceVerb(cmd), walkMasters(site.Callee)),
+		})
+	}
+	if site.DB != nil && site.DBNum != 0 && !c.rules.ClusterHasDatabases() {
+		out = append(out, diag{
+			pos:      site.DB.Pos(),
+			end:      site.DB.End(),
+			category: checks.ClusterDB,
+			message:  fmt.Sprintf("%s to db %d fails on Redis Cluster, which has only db 0; keep the data in db 0 and tell it apart by a key prefix", site.Command, site.DBNum),
+		})
+	}
+	return out
+}
+
+// dropTestKeyspaceWide drops the keyspace-wide findings of test files: a
+// test runs on the test's own server, where KEYS or FLUSHDB is setup or a
+// check of it, not what the program sends in production (the runtime
+// hook's ClusterReadiness covers what tests send).
+func (c *checker) dropTestKeyspaceWide(ds []diag) []diag {
+	return slices.DeleteFunc(ds, func(d diag) bool {
+		return d.category == checks.KeyspaceWide && strings.HasSuffix(c.pass.Fset.Position(d.pos).Filename, "_test.go")
+	})
+}
+
+// perNode reports whether a call is made on a parameter of a function
+// literal passed to a call: a client handed to a callback, as redisc's
+// EachNode and the per-node walks hand one node's connection, is taken to
+// be that node's.
+func (c *checker) perNode(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	if c.callbackParams == nil {
+		c.callbackParams = map[*types.Var]bool{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					for _, a := range call.Args {
+						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+							for _, fld := range lit.Type.Params.List {
+								for _, name := range fld.Names {
+									if pv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+										c.callbackParams[pv] = true
+									}
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return c.callbackParams[v]
+}
+
+// keyspaceVerb says what a keyspace-wide command does with the keys.
+func keyspaceVerb(cmd *ruleset.Command) string {
+	if cmd.IsWrite() {
+		return "changes"
+	}
+	return "reads"
+}
+
+// walkMasters says how to reach every master with the client that the
+// callee belongs to.
+func walkMasters(callee *types.Func) string {
+	if callee != nil && callee.Pkg() != nil && (strings.Contains(callee.Pkg().Path(), "rueidis") || strings.Contains(callee.Pkg().Path(), "valkey")) {
+		return "send it to every master with the per-node clients of Nodes(), or keep the keys you list in a set under one hashtag"
+	}
+	return "run it on every master with ForEachMaster on the *redis.ClusterClient, or keep the keys you list in a set under one hashtag"
+}
+
+// clientName is how a message names the client a call is made on.
+func clientName(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "the client"
+	}
+	return types.ExprString(sel.X)
+}
+
+// A dbOption is an option struct of a client library that makes a cluster
+// client from some of its fields and has a database field that the
+// cluster client drops.
+type dbOption struct {
+	typ string // the struct type's name
+	// db is the database field; addrs the list of addresses, of which two
+	// or more make a cluster client; cluster a bool field that makes one;
+	// failover a string field that, when set, makes a Sentinel client that
+	// keeps the database instead.
+	db, addrs, cluster, failover string
+	// ctor is the function that builds the client from the options.
+	ctor string
+}
+
+// dbOptions are the option structs whose database a cluster client drops,
+// by the import path of their package. go-redis's NewUniversalClient
+// builds a ClusterClient when MasterName is empty and Addrs has two
+// addresses or more, or IsClusterMode is set (v9); the ClusterClient has
+// no database.
+var dbOptions = map[string][]dbOption{
+	"github.com/redis/go-redis/v9": {{typ: "UniversalOptions", db: "DB", addrs: "Addrs", cluster: "IsClusterMode", failover: "MasterName", ctor: "NewUniversalClient"}},
+	"github.com/go-redis/redis/v8": {{typ: "UniversalOptions", db: "DB", addrs: "Addrs", failover: "MasterName", ctor: "NewUniversalClient"}},
+}
+
+// clusterURLFuncs are the functions that parse a Redis URL into the
+// options of a cluster client, which have no database: the URL's path
+// (redis://host:6379/3) is dropped.
+var clusterURLFuncs = map[string][]string{
+	"github.com/redis/go-redis/v9": {"ParseClusterURL"},
+}
+
+// clientOptions returns the cluster-db findings of the package's option
+// literals and cluster URLs, which need no command to be sent in the
+// package: the client is often made in a package of its own.
+func clientOptions(pass *analysis.Pass, rules *ruleset.Rules) []diag {
+	if rules.ClusterHasDatabases() {
+		return nil
+	}
+	var out []diag
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				if d, ok := optionLiteral(pass, n); ok {
+					out = append(out, d)
+				}
+			case *ast.CallExpr:
+				if d, ok := clusterURL(pass, n); ok {
+					out = append(out, d)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// optionLiteral reports a literal of a dbOption that makes a cluster
+// client and sets its database to a constant other than 0.
+func optionLiteral(pass *analysis.Pass, lit *ast.CompositeLit) (diag, bool) {
+	t := pass.TypesInfo.TypeOf(lit)
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return diag{}, false
+	}
+	var opt *dbOption
+	for i, o := range dbOptions[n.Obj().Pkg().Path()] {
+		if o.typ == n.Obj().Name() {
+			opt = &dbOptions[n.Obj().Pkg().Path()][i]
+		}
+	}
+	if opt == nil {
+		return diag{}, false
+	}
+	fields := map[string]ast.Expr{}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				fields[id.Name] = kv.Value
+			}
+		}
+	}
+	dbExpr := fields[opt.db]
+	db, ok := intConst(pass, dbExpr)
+	if !ok || db == 0 {
+		return diag{}, false
+	}
+	if m := fields[opt.failover]; m != nil {
+		if s, ok := stringConst(pass, m); !ok || s != "" {
+			return diag{}, false // a Sentinel client may keep the database
+		}
+	}
+	why := ""
+	if x := fields[opt.cluster]; opt.cluster != "" && x != nil {
+		if tv := pass.TypesInfo.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
+			why = opt.cluster + " set"
+		}
+	}
+	if a, ok := fields[opt.addrs].(*ast.CompositeLit); ok && len(a.Elts) > 1 && why == "" {
+		why = fmt.Sprintf("%d addresses in %s", len(a.Elts), opt.addrs)
+	}
+	if why == "" {
+		return diag{}, false
+	}
+	return diag{
+		pos:      dbExpr.Pos(),
+		end:      dbExpr.End(),
+		category: checks.ClusterDB,
+		message:  fmt.Sprintf("%s with %s and %s %d: %s builds a ClusterClient, which drops %s, so every key goes to db 0 with no error; keep the data in db 0 and tell it apart by a key prefix", opt.typ, why, opt.db, db, opt.ctor, opt.db),
+	}, true
+}
+
+// clusterURL reports a cluster URL function given a constant URL whose path
+// names a database other than 0.
+func clusterURL(pass *analysis.Pass, call *ast.CallExpr) (diag, bool) {
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || len(call.Args) == 0 {
+		return diag{}, false
+	}
+	found := false
+	for _, name := range clusterURLFuncs[fn.Pkg().Path()] {
+		found = found || fn.Name() == name
+	}
+	if !found {
+		return diag{}, false
+	}
+	s, ok := stringConst(pass, call.Args[0])
+	if !ok {
+		return diag{}, false
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return diag{}, false
+	}
+	db, err := strconv.Atoi(strings.Trim(u.Path, "/"))
+	if err != nil || db == 0 {
+		return diag{}, false
+	}
+	return diag{
+		pos:      call.Args[0].Pos(),
+		end:      call.Args[0].End(),
+		category: checks.ClusterDB,
+		message:  fmt.Sprintf("%s drops the database /%d of its URL: a cluster has only db 0, and every key goes there with no error; drop /%d from the URL and tell the data apart by a key prefix", fn.Name(), db, db),
+	}, true
+}
+
+func intConst(pass *analysis.Pass, x ast.Expr) (int64, bool) {
+	if x == nil {
+		return 0, false
+	}
+	tv := pass.TypesInfo.Types[x]
+	if tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(tv.Value)
+}
+
+func stringConst(pass *analysis.Pass, x ast.Expr) (string, bool) {
+	if x == nil {
+		return "", false
+	}
+	tv := pass.TypesInfo.Types[x]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
