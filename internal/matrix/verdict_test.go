@@ -25,15 +25,34 @@ var notYetRead = map[string]string{}
 // slotlint reports one, delete its entry.
 var knownMisses = map[string]string{
 	"radix4PipelineSpread": "radix's Cluster refuses a Pipeline whose commands' keys span slots, even one-key commands; slotlint checks each command of a radix Pipeline on its own, not the pipeline's keys together",
+	// cluster-db reports UniversalOptions whose Addrs holds two or more
+	// addresses in the code, or IsClusterMode; here Addrs comes from a
+	// variable, which may hold one address (a *redis.Client that keeps DB).
+	"goRedis9DB": "UniversalOptions{Addrs: addrs, DB: 3} with addrs of a length slotlint cannot see",
+	"goRedis8DB": "the same, go-redis v8",
+	"goRedis7DB": "the same, go-redis v7",
+	// Options and commands of the other clients that the rules do not
+	// describe yet: rueidis's and valkey-go's SelectDB with several
+	// InitAddress, redigo's and radix's database dial options, and the
+	// KEYS and SCAN of rueidis's and valkey-go's command builders and of
+	// radix's raw commands.
+	"rueidisDB":   "rueidis ClientOption.SelectDB is not described",
+	"valkeyDB":    "valkey-go ClientOption.SelectDB is not described",
+	"redigoDB":    "redigo's DialDatabase is not described",
+	"radix3DB":    "radix v3's DialSelectDB is not described",
+	"radix4DB":    "radix v4's Dialer.SelectDB is not described",
+	"rueidisKeys": "rueidis's KEYS builder on a cluster client is not reported",
+	"rueidisScan": "rueidis's SCAN builder on a cluster client is not reported",
+	"valkeyKeys":  "valkey-go's KEYS builder on a cluster client is not reported",
+	"valkeyScan":  "valkey-go's SCAN builder on a cluster client is not reported",
+	"radix4Keys":  "radix v4's raw KEYS on a Cluster is not reported",
 }
 
 // notJudged are the shapes whose rows slotlint gives no verdict for, and why.
+// KEYS, SCAN and the database option are judged: the keyspace-wide and
+// cluster-db checks report them.
 var notJudged = map[Shape]string{
-	Keys:         "KEYS on a cluster answers from one master: not a matter of slots of a command's keys",
-	Scan:         "SCAN on a cluster: likewise",
-	ResolverKeys: "KEYS with a resolver: likewise",
-	DB:           "a database number in the options: not a matter of keys",
-	Connect:      "whether the client can read the cluster's slots at all",
+	Connect: "whether the client can read the cluster's slots at all",
 }
 
 // judged tells whether slotlint's verdict on the row is checked, and
@@ -56,7 +75,7 @@ func judged(o Outcome, connectErr map[string]string, cl Client) (judge, report b
 		return false, false, "a client of one node sent a key to a master that does not serve it"
 	}
 	switch o.Kind {
-	case Failed, Wrong:
+	case Failed, Wrong, OneNode, Dropped:
 		return true, true, ""
 	case Split:
 		switch o.Shape {
