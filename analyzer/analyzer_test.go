@@ -12,7 +12,7 @@ import (
 // requires the real go-redis v9 and v8, so they follow the real API. Each
 // family of checks has its own directory and its own test:
 //
-//	crossslot/  cross-slot, maybe-cross-slot, copy-db, SORT patterns
+//	crossslot/  cross-slot, maybe-cross-slot, cluster-db of COPY, SORT patterns
 //	  basic       literal keys of every kind of multi-key command
 //	  provenance  keys built with Sprintf, Join, branches, loops, templates, fields
 //	  keys, app   key helpers in one package, used in another (facts)
@@ -21,6 +21,11 @@ import (
 //	  raw         Do with a constant command name
 //	  wrappers    wrappers declared in rules.yaml, and found by slotlint
 //	newcommands   commands newer than Redis 7.0 and module commands (JSON, t-digest)
+//	cluster/    keyspace-wide, cluster-db, sharded pub/sub (cross-slot)
+//	  keyspace    KEYS, SCAN, RANDOMKEY, FLUSHDB on cluster clients, and in Lua
+//	  databases   COPY/MOVE to another db, UniversalOptions DB, ParseClusterURL
+//	  pubsub      SSUBSCRIBE and SUNSUBSCRIBE over several slots
+//	  valkey      target: valkey-9 (TestClusterValkey)
 //	scripts/    lua-syntax, undeclared-key, script-arity, script-flags
 //	  scripts     Lua scripts: undeclared keys, arity, flags, syntax
 //	  functions   Redis 7 function libraries and FCALL
