@@ -70,7 +70,7 @@ while every other check runs as its severity says.
 
 A finding is suppressed by a //slotlint:ignore comment with a reason, on
 its line or the line above. Each check is shown with bad and good code at
-https://github.com/slotlint/slotlint#what-it-checks.`
+https://github.com/slotlint/slotlint/blob/main/docs/checks/README.md.`
 
 // Analyzer is the slotlint analysis.
 var Analyzer = &analysis.Analyzer{

@@ -171,7 +171,11 @@ func checkPage(t *testing.T, c checks.Check, dir string, findings []string) stri
 		b.WriteString("\n`slotlint -proven-only` turns this check off and nothing else.\n")
 	}
 	if c.Anchor != "" {
-		fmt.Fprintf(&b, "\nMore on what the check follows and what it does not see: [the README](../../README.md#%s).\n", c.Anchor)
+		doc, link := "docs/checking.md", "../checking.md"
+		if c.Name == checks.IgnoreDirective {
+			doc, link = "the README", "../../README.md"
+		}
+		fmt.Fprintf(&b, "\nMore on what the check follows and what it does not see: [%s](%s#%s).\n", doc, link, c.Anchor)
 	}
 	return b.String()
 }

@@ -123,8 +123,9 @@ type Check struct {
 	// Description says more: what is wrong, and what to do about it. It is
 	// plain text, in sentences.
 	Description string
-	// Anchor is the anchor of the README section that says more of the
-	// check, without the "#": its page links there.
+	// Anchor is the anchor of the section of docs/checking.md (or, for
+	// ignore-directive, of the README) that says more of the check, without
+	// the "#": its page links there.
 	Anchor string
 }
 

@@ -35,7 +35,7 @@ keyspace map of the program.`
 var Analyzer = &analysis.Analyzer{
 	Name:       "keymap",
 	Doc:        doc,
-	URL:        "https://github.com/slotlint/slotlint#the-keyspace-map",
+	URL:        "https://github.com/slotlint/slotlint/blob/main/docs/keymap.md",
 	Run:        run,
 	FactTypes:  append(keyflow.FactTypes(), new(Part)),
 	ResultType: reflect.TypeOf((*Part)(nil)),

@@ -2,7 +2,7 @@ package cli
 
 // The least a Redis ACL user needs for each command, as "ACL SETUSER"
 // rules: the commands slotcheck (and go-redis under it) sends, and nothing
-// else; no key pattern is needed, as no command names a key. The README
+// else; no key pattern is needed, as no command names a key. docs/runtime.md
 // shows them, and the tests run each command as a user with exactly these
 // rules (plus "on" and a password).
 // aclHelp is the ACL paragraph of a command's help.

@@ -666,13 +666,13 @@ func TestOutput(t *testing.T) {
 // README documents for it, on a cluster with a slot being migrated, so that
 // the audit counts it again (CLUSTER COUNTKEYSINSLOT, GETKEYSINSLOT).
 func TestACLUsers(t *testing.T) {
-	readme, err := os.ReadFile("../../../../README.md")
+	readme, err := os.ReadFile("../../../../docs/runtime.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, rules := range []string{ACLSlot, ACLAudit} {
 		if !strings.Contains(string(readme), rules) {
-			t.Errorf("README.md does not show the ACL rules %q", rules)
+			t.Errorf("docs/runtime.md does not show the ACL rules %q", rules)
 		}
 	}
 	cl := redistest.StartCluster(t, redistest.WithConfig(

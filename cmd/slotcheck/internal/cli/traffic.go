@@ -46,8 +46,8 @@ server (--addr), COMMAND GETKEYS confirms them for the commands whose keys
 move, and finds those of commands the rules do not know.
 
 It sends only AUTH, MONITOR and COMMAND GETKEYS: it never writes. While
-MONITOR runs, the server spends more CPU on every command (see the
-README): keep a live watch short with --duration or --sample.
+MONITOR runs, the server spends more CPU on every command (see
+docs/runtime.md): keep a live watch short with --duration or --sample.
 
 traffic exits with status 0 whatever it finds, unless --fail-on names kinds
 (or "all") that make it exit with status 1 when found, for CI. Lines that
@@ -437,7 +437,7 @@ func keysNote(r *traffic.Report, server bool) string {
 	return note
 }
 
-// The JSON schema of slotcheck traffic --json; README.md documents it and
+// The JSON schema of slotcheck traffic --json; docs/runtime.md documents it and
 // TestTrafficJSONSchema pins it.
 type trafficJSON struct {
 	KeyEncoding    string        `json:"key_encoding"`

@@ -580,13 +580,13 @@ func TestTrafficJSONSchema(t *testing.T) {
 			t.Errorf("%s fields %q, want %q", tc.what, tc.got, tc.want)
 		}
 	}
-	readme, err := os.ReadFile("../../../../README.md")
+	readme, err := os.ReadFile("../../../../docs/runtime.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range strings.Fields("bad_lines commands findings getkeys key_encoding script_commands seconds source asked differed movable stopped clients command count examples fix kind pattern client db keys line reason key_base64 slot") {
 		if !bytes.Contains(readme, []byte("`"+f+"`")) {
-			t.Errorf("README.md does not document the JSON field %q", f)
+			t.Errorf("docs/runtime.md does not document the JSON field %q", f)
 		}
 	}
 }
@@ -602,12 +602,12 @@ func TestTrafficACL(t *testing.T) {
 	ctx := context.Background()
 	adm := s.Client(t).Conn()
 	defer adm.Close()
-	readme, err := os.ReadFile("../../../../README.md")
+	readme, err := os.ReadFile("../../../../docs/runtime.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(readme, []byte(ACLTraffic)) {
-		t.Errorf("README.md does not show the ACL rules %q", ACLTraffic)
+		t.Errorf("docs/runtime.md does not show the ACL rules %q", ACLTraffic)
 	}
 
 	// MONITOR is in the @admin and @dangerous categories.
