@@ -3,6 +3,7 @@ package keyflow
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
 )
@@ -85,12 +86,29 @@ func (g *Engine) checkFit(fn *types.Func, m *ruleset.Method) bool {
 		g.fits[key] = err
 		// A client's own calls inside its package may meet a rule by a
 		// bare method name on a type it was not written for; the rule is
-		// not used there, but that is no fault of the rules.
-		if err != nil && !g.IsClientPackage(g.pkg) {
+		// not used there, but that is no fault of the rules. Nor is a bare
+		// name met on a method of another exported type of the client
+		// (go-redis's Script.Exists, or the search builders' Del and Dump,
+		// beside Cmdable's Exists, Del and Dump): the rule describes the
+		// methods of the client's own types (types:) and of the unexported
+		// types that hold their commands (go-redis's cmdable), not those.
+		if err != nil && !g.IsClientPackage(g.pkg) && !g.otherMethod(fn, m) {
 			g.faults = append(g.faults, err)
 		}
 	}
 	return err == nil
+}
+
+// otherMethod reports whether a rule named by a bare method name, met on
+// fn, is met on a method of an exported type that the rules give no role:
+// another method of the same name, which the rule was not written for.
+func (g *Engine) otherMethod(fn *types.Func, m *ruleset.Method) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil || strings.Contains(m.Name, ".") {
+		return false
+	}
+	n := namedOf(recv.Type())
+	return n != nil && n.Obj().Exported() && g.TypeRole(n) == ""
 }
 
 type fitKey struct {

@@ -61,3 +61,11 @@ func clean(ctx context.Context, rdb *redis.Client) {
 		return nil
 	})
 }
+
+// scriptExists calls Script.Exists, a method that shares its name with
+// Cmdable's EXISTS and not its parameters: the rule of Exists does not
+// describe it, and no fault of the rules comes of it (go-redis's own
+// script tests call it so).
+func scriptExists(ctx context.Context, rdb *redis.ClusterClient) {
+	redis.NewScript("return 1").Exists(ctx, rdb)
+}
