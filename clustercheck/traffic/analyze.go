@@ -41,8 +41,9 @@ const (
 	// SWAPDB, or a COPY with DB other than 0: a cluster has database 0
 	// only.
 	KindMultiDB = "multi-db"
-	// KindKeyspaceWide is KEYS, SCAN or RANDOMKEY, which read one node of
-	// a cluster.
+	// KindKeyspaceWide is a command that the commands table marks
+	// keyspace-wide (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL),
+	// which reads or changes one node of a cluster.
 	KindKeyspaceWide = "keyspace-wide"
 )
 
@@ -376,7 +377,7 @@ func (a *Analyzer) Feed(l *Line, n int) {
 		}
 		return
 	}
-	a.special(name, l.Args, l.Client, l.DB, n)
+	a.special(in.cmd, name, l.Args, l.Client, l.DB, n)
 	keys := a.keys(in, l.Args)
 	i, j, split := spans(keys)
 	switch {
@@ -519,7 +520,7 @@ func (a *Analyzer) lua(in *cmdInfo, l *Line, n int) {
 		a.strayLua++
 		return
 	}
-	a.special(in.upper, l.Args, run.client, l.DB, n)
+	a.special(in.cmd, in.upper, l.Args, run.client, l.DB, n)
 	for _, k := range a.keys(in, l.Args) {
 		if slices.Contains(run.keys, k) || len(run.undeclared) >= 8 || slices.ContainsFunc(run.undeclared, func(u undeclared) bool { return u.key == k }) {
 			continue
@@ -602,7 +603,7 @@ const maxTagKey = 512
 // that no SELECT seen here chose was selected before the first line.
 func (a *Analyzer) trackDB(name string, l *Line, n int) {
 	prev := a.dbs[l.Client]
-	if l.DB != prev && l.DB != 0 && name != "SELECT" && name != "SWAPDB" {
+	if l.DB != prev && l.DB != 0 && name != "SELECT" && name != "SWAPDB" && !a.rules.ClusterHasDatabases() {
 		k := l.Client + " " + strconv.Itoa(l.DB)
 		if !a.unseen[k] && len(a.unseen) < 100000 {
 			a.unseen[k] = true
@@ -623,72 +624,66 @@ func (a *Analyzer) trackDB(name string, l *Line, n int) {
 
 const multiDBFix = "a cluster has database 0 only: keep the data in database 0, under a key prefix of its own instead of a database number"
 
-// special checks the commands that a cluster refuses, or runs on one
-// node, whatever their keys: multi-db and keyspace-wide ones.
-func (a *Analyzer) special(name string, argv []string, client string, db, n int) {
+// special checks what a cluster refuses, or runs on one node, whatever
+// the slots of the keys: a database other than 0, found as the hooks find
+// it (crossslot.Database) and silent under a target whose cluster has
+// databases, and the commands that the commands table marks keyspace-wide
+// (KEYS, SCAN, RANDOMKEY, FLUSHDB, ...). cmd is the command's entry in the
+// table, or nil.
+func (a *Analyzer) special(cmd *ruleset.Command, name string, argv []string, client string, db, n int) {
 	ex := Example{Client: client, Line: n, DB: db}
-	switch name {
-	case "SELECT":
-		if len(argv) != 2 {
-			return
+	if to, ok := crossslot.Database(name, argv[1:]); ok && !a.rules.ClusterHasDatabases() {
+		pat, fix := "db "+to, multiDBFix
+		switch name {
+		case "SELECT":
+			ex.Reason = "SELECT " + to
+		case "SWAPDB":
+			ex.Reason = "SWAPDB " + argv[1] + " " + argv[2]
+			pat = "db " + argv[1] + " and db " + argv[2]
+		case "MOVE":
+			ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}}
+			ex.Reason = fmt.Sprintf("MOVE %q to database %s", argv[1], to)
+			pat = Pattern(a.rules, argv[1]) + " to db " + to
+		case "COPY":
+			ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}, {argv[2], slot.Of(argv[2])}}
+			ex.Reason = fmt.Sprintf("COPY %q to %q in database %s", argv[1], argv[2], to)
+			pat = Pattern(a.rules, argv[1]) + " " + Pattern(a.rules, argv[2]) + " to db " + to
+			fix = "copy within database 0 (a cluster has no other): COPY without DB, to a key in the source's slot"
 		}
-		if to, err := strconv.Atoi(argv[1]); err == nil && to != 0 {
-			ex.Reason = fmt.Sprintf("SELECT %d", to)
-			a.addPattern(KindMultiDB, name, "db "+strconv.Itoa(to), client, exampleOf(ex), func() string { return multiDBFix })
-		}
-	case "MOVE":
-		if len(argv) != 3 {
-			return
-		}
-		ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}}
-		ex.Reason = fmt.Sprintf("MOVE %q to database %s", argv[1], argv[2])
-		a.addPattern(KindMultiDB, name, Pattern(a.rules, argv[1])+" to db "+argv[2], client, exampleOf(ex), func() string { return multiDBFix })
-	case "SWAPDB":
-		if len(argv) != 3 {
-			return
-		}
-		ex.Reason = fmt.Sprintf("SWAPDB %s %s", argv[1], argv[2])
-		a.addPattern(KindMultiDB, name, "db "+argv[1]+" and db "+argv[2], client, exampleOf(ex), func() string { return multiDBFix })
-	case "COPY":
-		for i := 3; i+1 < len(argv); i++ {
-			if !strings.EqualFold(argv[i], "DB") {
-				continue
-			}
-			if to, err := strconv.Atoi(argv[i+1]); err == nil && to != 0 {
-				ex.Keys = []KeySlot{{argv[1], slot.Of(argv[1])}, {argv[2], slot.Of(argv[2])}}
-				ex.Reason = fmt.Sprintf("COPY %q to %q in database %d", argv[1], argv[2], to)
-				pat := Pattern(a.rules, argv[1]) + " " + Pattern(a.rules, argv[2]) + " to db " + strconv.Itoa(to)
-				a.addPattern(KindMultiDB, name, pat, client, exampleOf(ex), func() string {
-					return "copy within database 0 (a cluster has no other): COPY without DB, to a key in the source's slot"
-				})
-			}
-			break
-		}
-	case "KEYS":
-		if len(argv) != 2 {
-			return
-		}
+		a.addPattern(KindMultiDB, name, pat, client, exampleOf(ex), func() string { return fix })
+	}
+	if cmd == nil || !cmd.KeyspaceWide {
+		return
+	}
+	pat := ""
+	ex.Reason = name
+	switch {
+	case name == "KEYS" && len(argv) == 2:
+		pat = Generalize(argv[1])
 		ex.Reason = "KEYS " + strconv.Quote(argv[1])
-		a.addPattern(KindKeyspaceWide, name, Generalize(argv[1]), client, exampleOf(ex), func() string {
-			return "a cluster answers KEYS from one node: keep the keys in a set (with a hashtag) and read that, or SCAN every master"
-		})
-	case "SCAN":
+	case name == "SCAN":
 		match := "*"
 		for i := 2; i+1 < len(argv); i++ {
 			if strings.EqualFold(argv[i], "MATCH") {
 				match = argv[i+1]
 			}
 		}
+		pat = Generalize(match)
 		ex.Reason = "SCAN MATCH " + strconv.Quote(match)
-		a.addPattern(KindKeyspaceWide, name, Generalize(match), client, exampleOf(ex), func() string {
-			return "a cluster SCANs one node: SCAN every master (go-redis ForEachMaster, redis-cli --cluster call), or keep the keys in a set with a hashtag"
-		})
-	case "RANDOMKEY":
-		ex.Reason = "RANDOMKEY"
-		a.addPattern(KindKeyspaceWide, name, "", client, exampleOf(ex), func() string {
-			return "a cluster picks a key from one node: pick a node first, or keep the keys in a set and use SRANDMEMBER"
-		})
 	}
+	fix, ok := keyspaceFixes[name]
+	if !ok {
+		fix = "a cluster runs it on one node only: run it on every master (go-redis ForEachMaster, redis-cli --cluster call)"
+	}
+	a.addPattern(KindKeyspaceWide, name, pat, client, exampleOf(ex), func() string { return fix })
+}
+
+// keyspaceFixes are the fixes of the keyspace-wide commands that have one
+// of their own; the others get the general one.
+var keyspaceFixes = map[string]string{
+	"KEYS":      "a cluster answers KEYS from one node: keep the keys in a set (with a hashtag) and read that, or SCAN every master",
+	"SCAN":      "a cluster SCANs one node: SCAN every master (go-redis ForEachMaster, redis-cli --cluster call), or keep the keys in a set with a hashtag",
+	"RANDOMKEY": "a cluster picks a key from one node: pick a node first, or keep the keys in a set and use SRANDMEMBER",
 }
 
 // add counts an occurrence in the group of its kind, command and the

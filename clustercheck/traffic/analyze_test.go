@@ -250,6 +250,33 @@ func TestRulesFamilies(t *testing.T) {
 	}
 }
 
+// The kinds that need no keys follow the rules: keyspace-wide is every
+// command the commands table marks so (FLUSHALL and DBSIZE too, not only
+// KEYS, SCAN and RANDOMKEY), and a target whose cluster has databases
+// (valkey-9) reports no database.
+func TestReadinessFromRules(t *testing.T) {
+	capture := `1.1 [0 c:1] "FLUSHALL"
+1.2 [0 c:1] "DBSIZE"
+1.3 [0 c:1] "SELECT" "3"
+1.4 [3 c:1] "MOVE" "job:1" "0"
+1.5 [3 c:2] "GET" "job:2"
+`
+	r, bad := analyze(t, capture, Options{})
+	// SELECT 3, MOVE, and c:2 working in database 3, which it selected
+	// before the capture began.
+	if got, want := counts(r), map[string]int64{KindKeyspaceWide: 2, KindMultiDB: 3 + 1}; len(bad) > 0 || !maps.Equal(got, want) {
+		t.Errorf("redis target: counts %v, bad lines %q; want %v", got, bad, want)
+	}
+	rules, err := slotlint.ParseRules("rules.yaml", []byte("version: 1\ntarget: valkey-9\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = analyze(t, capture, Options{Rules: rules})
+	if got, want := counts(r), map[string]int64{KindKeyspaceWide: 2}; !maps.Equal(got, want) {
+		t.Errorf("valkey-9 target: counts %v, want %v", got, want)
+	}
+}
+
 func TestGeneralize(t *testing.T) {
 	for in, want := range map[string]string{
 		"user:123:cache": "user:<n>:cache",

@@ -37,7 +37,9 @@ key pattern, with the clients, examples and the fix:
                      in its KEYS, or whose KEYS span slots
   multi-db           SELECT of a database other than 0, MOVE, SWAPDB, COPY
                      with DB: a cluster has database 0 only
-  keyspace-wide      KEYS, SCAN, RANDOMKEY: a cluster answers from one node
+  keyspace-wide      KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL (the
+                     rules' keyspace-wide commands): a cluster runs them on
+                     one node
 A key pattern is the template of the rules' key family that builds the key
 (--rules), or else the key with its numbers, UUIDs, hex and ids replaced.
 
