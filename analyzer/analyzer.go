@@ -24,24 +24,25 @@
 // reports what a cluster does unlike one server besides slots: commands
 // that read one node's keyspace, databases other than 0.
 //
-// The values come from package keyflow, which models the package's Redis
-// calls, their keys and their transactions before any check runs; each
-// family reads that model: cross-slot, maybe-cross-slot and copy-db in
-// crossslot.go, the Lua checks in scripts.go, the atomicity checks in
-// atomic.go, atomic_flow.go and atomic_retry.go, and watch-in-multi and
-// pooled-transaction in watchmisuse.go. keyflow's package doc
-// says why they are functions of one Analyzer rather than Analyzers of
-// their own.
+// The values come from package keyflow, whose engine models the package's
+// Redis calls, their keys and their transactions before any check runs;
+// the Analyzer of package flowpass runs it once per package and owns its
+// facts, and this Analyzer requires it and reads its model. Each family
+// reads that model: cross-slot and maybe-cross-slot in crossslot.go, the
+// cluster family in cluster.go, the Lua checks in scripts.go, the
+// atomicity checks in atomic.go, atomic_flow.go and atomic_retry.go, and
+// watch-in-multi and pooled-transaction in watchmisuse.go. keyflow's
+// package doc says why they are functions of one Analyzer rather than
+// Analyzers of their own.
 package analyzer
 
 import (
 	"errors"
 	"go/types"
-	"sync"
 
-	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
@@ -74,63 +75,22 @@ https://github.com/slotlint/slotlint/blob/main/docs/checks/README.md.`
 
 // Analyzer is the slotlint analysis.
 var Analyzer = &analysis.Analyzer{
-	Name:      "slotlint",
-	Doc:       doc,
-	URL:       "https://github.com/slotlint/slotlint",
-	Run:       run,
-	FactTypes: keyflow.FactTypes(),
+	Name:     "slotlint",
+	Doc:      doc,
+	URL:      "https://github.com/slotlint/slotlint",
+	Run:      run,
+	Requires: []*analysis.Analyzer{flowpass.Analyzer},
 }
 
 var (
-	rulesFile   string
-	rulesInline string
-	provenOnly  bool
-	disabled    checks.List
+	provenOnly bool
+	disabled   checks.List
 )
 
 func init() {
-	Analyzer.Flags.StringVar(&rulesFile, "rules", "", "a rules file (YAML) merged over the built-in rules")
-	Analyzer.Flags.StringVar(&rulesInline, "rules-inline", "", "the text of a rules file (YAML or JSON), instead of -rules; use it under go vet, whose cache sees flag values but not the files they name")
+	flowpass.RulesFlags(&Analyzer.Flags)
 	Analyzer.Flags.BoolVar(&provenOnly, "proven-only", false, "turn off maybe-cross-slot and nothing else: of the slot findings report only keys that provably hash to different slots (cross-slot); every other check runs as its severity says")
 	Analyzer.Flags.Var(&disabled, "disable", "comma-separated `names` of checks to turn off, such as maybe-cross-slot,lost-update; a name that is not a check is an error that lists the checks")
-}
-
-// InlineRulesName stands for the file name in the positions of rules given
-// with -rules-inline: "rules-inline:3:5: ...".
-const InlineRulesName = "rules-inline"
-
-// loaded holds the rule set, read once per process and rules flags.
-var loaded struct {
-	sync.Mutex
-	file   string
-	inline string
-	rules  *ruleset.Rules
-	err    error
-	done   bool
-}
-
-// Rules returns the rule set that the flags select: the built-in rules with
-// the -rules file or the -rules-inline text merged over them. It is loaded
-// once per process and flag values, and shared: treat it as read-only.
-// Faults in the user's rules come as a *ruleset.RulesError.
-func Rules() (*ruleset.Rules, error) {
-	loaded.Lock()
-	defer loaded.Unlock()
-	if !loaded.done || loaded.file != rulesFile || loaded.inline != rulesInline {
-		loaded.rules, loaded.err = loadRules(rulesFile, rulesInline)
-		loaded.file, loaded.inline, loaded.done = rulesFile, rulesInline, true
-	}
-	return loaded.rules, loaded.err
-}
-
-func loadRules(file, inline string) (*ruleset.Rules, error) {
-	if inline == "" {
-		return slotlint.LoadRules(file)
-	}
-	if file != "" {
-		return nil, errors.New("give the rules with -rules FILE or with -rules-inline TEXT, not both")
-	}
-	return slotlint.ParseRules(InlineRulesName, []byte(inline))
 }
 
 // A checker holds the state of one pass: the key-flow model of the
@@ -146,28 +106,28 @@ type checker struct {
 	callbackParams map[*types.Var]bool
 }
 
-// run models the package with the key-flow engine, then runs each family
-// of checks over each function's model: call, rules, key-flow values,
-// colocation verdict, finding.
+// run reads the key-flow model of the package (package flowpass) and runs
+// each family of checks over each function's model: call, rules, key-flow
+// values, colocation verdict, finding.
 func run(pass *analysis.Pass) (any, error) {
-	rules, err := Rules()
-	if err != nil {
-		return nil, err
-	}
-	flow := keyflow.ForPass(pass, rules)
+	model := pass.ResultOf[flowpass.Analyzer].(*flowpass.Model)
+	var err error
+	model.Use(func(flow *keyflow.Engine) { err = checkPackage(pass, model.Rules, flow) })
+	return nil, err
+}
+
+func checkPackage(pass *analysis.Pass, rules *ruleset.Rules, flow *keyflow.Engine) error {
 	options := clientOptions(pass, rules)
 	if !flow.SendsCommands() {
-		// Nothing here can send a command; only export what other packages
-		// may use: key-building helpers and variables. A client made here
-		// is checked for its options.
+		// Nothing here can send a command. A client made here is checked
+		// for its options.
 		if len(options) > 0 {
 			r := newReporter(pass, rules)
 			for _, d := range options {
 				r.add(d)
 			}
 		}
-		flow.ExportFacts()
-		return nil, nil
+		return nil
 	}
 	c := &checker{
 		pass:   pass,
@@ -191,11 +151,10 @@ func run(pass *analysis.Pass) (any, error) {
 	if faults := flow.RuleFaults(); len(faults) > 0 {
 		// A rule that does not fit the method it describes selects the
 		// wrong arguments: a fault of the rules, as one found at load.
-		return nil, errors.Join(faults...)
+		return errors.Join(faults...)
 	}
-	flow.ExportFacts()
 	c.report.flush()
-	return nil, nil
+	return nil
 }
 
 // check runs every family of checks over the model of one function: per

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/flowtest"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -39,19 +40,24 @@ import (
 //	              (checks_test.go), which its page in docs/checks shows
 //
 // Each test loads go-redis once, which dominates its time.
+//
+// The facts that the test packages expect are the key-flow engine's, which
+// belong to flowpass.Analyzer: checked is the Analyzer run in one pass with
+// it, so that analysistest checks both (internal/flowtest).
+var checked = flowtest.Hosted(analyzer.Analyzer)
 
 func TestCrossSlot(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "crossslot", "wrappers", "rules.yaml"))
-	analysistest.Run(t, dir, analyzer.Analyzer, "./crossslot/...", "./newcommands", "./ignore")
+	analysistest.Run(t, dir, checked, "./crossslot/...", "./newcommands", "./ignore")
 }
 
 func TestScripts(t *testing.T) {
-	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./scripts/...")
+	analysistest.Run(t, testdata(t), checked, "./scripts/...")
 }
 
 func TestAtomicity(t *testing.T) {
-	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./atomicity/...")
+	analysistest.Run(t, testdata(t), checked, "./atomicity/...")
 }
 
 func testdata(t *testing.T) string {
@@ -72,7 +78,7 @@ func setFlag(t *testing.T, name, value string) {
 }
 
 func TestCluster(t *testing.T) {
-	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./cluster/keyspace", "./cluster/databases", "./cluster/pubsub")
+	analysistest.Run(t, testdata(t), checked, "./cluster/keyspace", "./cluster/databases", "./cluster/pubsub")
 }
 
 // TestClusterValkey runs the cluster family with target: valkey-9, whose
@@ -83,5 +89,5 @@ func TestClusterValkey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Value.Set("")
-	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./cluster/valkey")
+	analysistest.Run(t, testdata(t), checked, "./cluster/valkey")
 }

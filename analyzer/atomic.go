@@ -589,13 +589,8 @@ func atomicFix(write string) string {
 
 // isTxFailedErr reports whether x is go-redis's TxFailedErr.
 func (a *atomicity) isTxFailedErr(x ast.Expr) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(x).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := keyflow.IdentOf(x)
+	if id == nil {
 		return false
 	}
 	obj := a.info.ObjectOf(id)

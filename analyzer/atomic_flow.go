@@ -400,37 +400,19 @@ func clause(cc ast.Stmt) (list []ast.Stmt, isDefault bool) {
 
 // leaves reports whether a statement always leaves its block: it ends in
 // return, break, continue, goto, or a call that does not return.
-func (a *atomicity) leaves(st ast.Stmt) bool {
-	switch st := st.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return st.Tok != token.FALLTHROUGH
-	case *ast.BlockStmt:
-		return a.leavesList(st.List)
-	case *ast.IfStmt:
-		return st.Else != nil && a.leaves(st.Body) && a.leaves(st.Else)
-	case *ast.LabeledStmt:
-		return a.leaves(st.Stmt)
-	case *ast.ExprStmt:
-		return a.noReturn(st.X)
-	}
-	return false
-}
+func (a *atomicity) leaves(st ast.Stmt) bool { return keyflow.Terminates(a.info, st, true) }
 
-func (a *atomicity) leavesList(list []ast.Stmt) bool {
-	return len(list) > 0 && a.leaves(list[len(list)-1])
-}
-
-// leavesClause is leavesList for the body of a switch or select clause,
-// where break leaves only the switch.
+// leavesClause reports whether the body of a switch or select clause
+// always leaves the statement, where break leaves only the switch.
 func (a *atomicity) leavesClause(list []ast.Stmt) bool {
-	if n := len(list); n > 0 {
-		if br, ok := list[n-1].(*ast.BranchStmt); ok && br.Tok == token.BREAK && br.Label == nil {
-			return false
-		}
+	n := len(list)
+	if n == 0 {
+		return false
 	}
-	return a.leavesList(list)
+	if br, ok := list[n-1].(*ast.BranchStmt); ok && br.Tok == token.BREAK && br.Label == nil {
+		return false
+	}
+	return a.leaves(list[n-1])
 }
 
 // noReturn reports whether x is a call that does not return (keyflow's

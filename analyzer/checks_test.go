@@ -15,7 +15,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/checks"
 )
 
@@ -73,7 +72,7 @@ func TestCheckFolders(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	results := analysistest.Run(t, testdata(t), analyzer.Analyzer, "./checks/...")
+	results := analysistest.Run(t, testdata(t), checked, "./checks/...")
 	findings := map[string][]string{}
 	for _, r := range results {
 		name := r.Action.Package.PkgPath[strings.LastIndex(r.Action.Package.PkgPath, "/")+1:]

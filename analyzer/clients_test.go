@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slotlint/slotlint/analyzer"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -27,7 +26,7 @@ import (
 // For each, a cross-slot RENAME, MGET, transaction and script are flagged
 // and their hashtagged forms are clean.
 func TestClients(t *testing.T) {
-	analysistest.Run(t, testdata(t), analyzer.Analyzer, "./clients/...")
+	analysistest.Run(t, testdata(t), checked, "./clients/...")
 }
 
 type recordT struct{ errs []string }
@@ -42,7 +41,7 @@ func (r *recordT) Errorf(format string, args ...any) {
 func TestRuleFit(t *testing.T) {
 	setFlag(t, "rules-inline", "version: 1\nclients:\n  go-redis v7:\n    methods:\n      Rename: {command: RENAME, keys: [\"1\", \"2\"]}\n")
 	rec := &recordT{}
-	analysistest.Run(rec, testdata(t), analyzer.Analyzer, "./clients/goredisv7")
+	analysistest.Run(rec, testdata(t), checked, "./clients/goredisv7")
 	want := `rules-inline:5:7: the rule of Rename does not fit (github.com/go-redis/redis/v7.cmdable).Rename: selector "2" names parameter 2, but it has 2 (parameters count from 0 in the Go signature: a ctx, when the method takes one, is parameter 0)`
 	found := false
 	for _, e := range rec.errs {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slotlint/slotlint/analyzer"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -41,7 +40,7 @@ func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
 	rec := &recorder{}
-	analysistest.Run(rec, dir, analyzer.Analyzer, "./realworld/...")
+	analysistest.Run(rec, dir, checked, "./realworld/...")
 	var got []string
 	for _, e := range rec.errs {
 		got = append(got, gap(e))

@@ -47,6 +47,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 )
 
 func init() {
@@ -167,7 +168,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, fmt.Errorf("slotlint settings: %s: %w", name, err)
 		}
 	}
-	if _, err := analyzer.Rules(); err != nil {
+	if _, err := flowpass.Rules(); err != nil {
 		return nil, fmt.Errorf("slotlint rules:\n%w", err)
 	}
 	return []*analysis.Analyzer{analyzer.Analyzer}, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 )
 
 // The settings as golangci-lint hands them over: decoded from YAML by
@@ -120,7 +121,7 @@ func TestBuildAnalyzers(t *testing.T) {
 			t.Errorf("-%s = %q, want %q", name, got, want)
 		}
 	}
-	rules, err := analyzer.Rules()
+	rules, err := flowpass.Rules()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,26 +45,28 @@
 // (a rueidis dedicated client, or inside one DoMulti), is a TxMulti
 // transaction, taken in the order of the function's text.
 //
-// # One Analyzer, checks as readers
+// # One host, checks as readers
 //
-// slotlint keeps one analysis.Analyzer whose run function builds the engine
-// and then runs each family of checks (cross-slot, scripts, atomicity) as
-// functions over the model, rather than one Analyzer per family sharing
-// the engine through Requires and ResultType. The reasons:
+// The engine runs once per package, in the Analyzer of package flowpass,
+// which owns its facts (KeyFunc, KeyVar, KeyWrapper, KeyField) and gives
+// the model as its result. Two Analyzers read that result: slotlint's
+// (package analyzer), whose run function runs each family of checks
+// (cross-slot, scripts, atomicity, cluster) as functions over the model,
+// and the keyspace map's (package keymap). x/tools lets one Analyzer own a
+// fact type, so the checks and the map run together in one checker only
+// because neither owns the engine's facts.
 //
-//   - go vet -vettool runs one binary, and users already type -rules,
-//     -rules-inline, -disable and -proven-only, and set the same names in
-//     gclplugin. multichecker would prefix each Analyzer's flags with its
-//     name and split them over several Analyzers.
-//   - A fact type belongs to exactly one Analyzer, and all the facts here
-//     (KeyFunc, KeyVar, KeyWrapper) are the engine's: the checks of every
-//     family need them.
+// The checks stay functions of one Analyzer rather than Analyzers of their
+// own:
+//
+//   - go vet -vettool runs one binary, and users already type -disable and
+//     -proven-only, and set the same names in gclplugin. multichecker would
+//     prefix each Analyzer's flags with its name and split them over
+//     several Analyzers.
 //   - The ignore-directive check must see every finding of every family to
 //     know that a //slotlint:ignore suppresses nothing.
 //
-// What the split would buy, values computed in one place and tested on
-// their own, the engine gives anyway: it is a package of its own, given a
-// Config rather than a Pass and tested on Go snippets (keyflow_test.go), and values are
-// computed before any check runs, so no finding comes out of evaluating
-// a value.
+// The engine itself is given a Config rather than a Pass and tested on Go
+// snippets (keyflow_test.go), and values are computed before any check
+// runs, so no finding comes out of evaluating a value.
 package keyflow

@@ -173,6 +173,13 @@ func New(cfg Config) *Engine {
 	return g
 }
 
+// Fact imports the fact of type fact's that another package exported
+// about obj, as analysis.Pass.ImportObjectFact does; it reports whether
+// there is one.
+func (g *Engine) Fact(obj types.Object, fact analysis.Fact) bool {
+	return g.facts.ImportObjectFact(obj, fact)
+}
+
 // Rules returns the rule set the engine resolves calls with.
 func (g *Engine) Rules() *ruleset.Rules { return g.rules }
 

@@ -277,27 +277,34 @@ func bodyOf(n ast.Node) *ast.BlockStmt {
 	return nil
 }
 
-// terminating reports whether a statement never completes normally: a
-// return, a call that ends the function or the program (panic, os.Exit,
-// log.Fatal, t.Fatal, ...), or an if whose both branches are terminating.
-func (e *evaluator) terminating(s ast.Stmt) bool {
+// terminating reports whether a statement never completes normally
+// (Terminates, without branches).
+func (e *evaluator) terminating(s ast.Stmt) bool { return Terminates(e.g.info, s, false) }
+
+// Terminates reports whether a statement never completes normally: a
+// return, a call that ends the function or the program (NoReturn: panic,
+// os.Exit, log.Fatal, t.Fatal, ...), a block that ends in one, or an if
+// whose both branches are terminating. With branches, a break, continue or
+// goto counts too (a fallthrough does not): the statement then always
+// leaves the block it is in, which is what the atomicity checks ask.
+func Terminates(info *types.Info, s ast.Stmt, branches bool) bool {
 	switch s := s.(type) {
 	case *ast.ReturnStmt:
 		return true
+	case *ast.BranchStmt:
+		return branches && s.Tok != token.FALLTHROUGH
 	case *ast.ExprStmt:
 		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
-		return ok && e.endsCall(call)
+		return ok && NoReturn(info, call)
 	case *ast.BlockStmt:
-		return len(s.List) > 0 && e.terminating(s.List[len(s.List)-1])
+		return len(s.List) > 0 && Terminates(info, s.List[len(s.List)-1], branches)
 	case *ast.IfStmt:
-		return s.Else != nil && e.terminating(s.Body) && e.terminating(s.Else)
+		return s.Else != nil && Terminates(info, s.Body, branches) && Terminates(info, s.Else, branches)
 	case *ast.LabeledStmt:
-		return e.terminating(s.Stmt)
+		return Terminates(info, s.Stmt, branches)
 	}
 	return false
 }
-
-func (e *evaluator) endsCall(call *ast.CallExpr) bool { return NoReturn(e.g.info, call) }
 
 // NoReturn reports whether a call never returns to its caller: panic,
 // os.Exit, runtime.Goexit, and the Fatal, Panic, FailNow and Skip

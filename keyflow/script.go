@@ -64,7 +64,7 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 	if tv := info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
 		src := constant.StringVal(tv.Value)
 		pos := x.Pos()
-		if id := identOf(x); id != nil {
+		if id := IdentOf(x); id != nil {
 			name = id.Name
 			if obj := info.ObjectOf(id); obj != nil {
 				pos = obj.Pos()
@@ -163,8 +163,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 	return ScriptRef{}, false
 }
 
-func identOf(x ast.Expr) *ast.Ident {
-	switch x := x.(type) {
+// IdentOf returns the identifier that names x, a name or a selector's
+// name (pkg.Name, x.Field), or nil.
+func IdentOf(x ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(x).(type) {
 	case *ast.Ident:
 		return x
 	case *ast.SelectorExpr:
@@ -282,7 +284,7 @@ func (g *Engine) scriptsBySHA() map[string]ScriptRef {
 			if tv.Value != nil && tv.Value.Kind() == constant.String {
 				src := constant.StringVal(tv.Value)
 				name := "script"
-				if id := identOf(ast.Unparen(call.Args[m.Script])); id != nil {
+				if id := IdentOf(ast.Unparen(call.Args[m.Script])); id != nil {
 					name = id.Name
 				}
 				sum := sha1.Sum([]byte(src))

@@ -9,12 +9,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 	"github.com/slotlint/slotlint/keyspace"
-	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -31,81 +29,65 @@ package's part is a package fact, which "slotlint keys" joins into the
 keyspace map of the program.`
 
 // Analyzer computes each package's part of the keyspace map (a *Part,
-// exported as a package fact and returned as the result).
+// exported as a package fact and returned as the result) from the
+// key-flow model of package flowpass.
 var Analyzer = &analysis.Analyzer{
 	Name:       "keymap",
 	Doc:        doc,
 	URL:        "https://github.com/slotlint/slotlint/blob/main/docs/keymap.md",
 	Run:        run,
-	FactTypes:  append(keyflow.FactTypes(), new(Part)),
+	Requires:   []*analysis.Analyzer{flowpass.Analyzer},
+	FactTypes:  []analysis.Fact{new(Part)},
 	ResultType: reflect.TypeOf((*Part)(nil)),
 }
 
-var rulesFile string
-
 func init() {
-	Analyzer.Flags.StringVar(&rulesFile, "rules", "", "a rules file (YAML) merged over the built-in rules")
-}
-
-// loaded holds the rule set, read once per process and file.
-var loaded struct {
-	sync.Mutex
-	file  string
-	rules *ruleset.Rules
-	err   error
-	done  bool
-}
-
-// Rules returns the rule set that -rules selects, loaded once per file.
-func Rules() (*ruleset.Rules, error) {
-	loaded.Lock()
-	defer loaded.Unlock()
-	if !loaded.done || loaded.file != rulesFile {
-		loaded.rules, loaded.err = slotlint.LoadRules(rulesFile)
-		loaded.file, loaded.done = rulesFile, true
-	}
-	return loaded.rules, loaded.err
+	flowpass.RulesFlags(&Analyzer.Flags)
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	rules, err := Rules()
-	if err != nil {
-		return nil, err
-	}
-	flow := keyflow.ForPass(pass, rules)
 	part := &Part{Path: pass.Pkg.Path()}
 	if pass.Module != nil {
 		part.Module = pass.Module.Path
 	}
-	if flow.SendsCommands() {
-		funcs := flow.Funcs()
-		// Only the positions where keys are built are looked up: index
-		// the syntax at those alone.
-		wanted := map[token.Pos]bool{}
-		for _, fn := range funcs {
-			for _, site := range fn.Sites {
-				for _, g := range site.AllKeys() {
-					for _, v := range g {
-						wanted[v.Pos] = true
-					}
-				}
-			}
+	model := pass.ResultOf[flowpass.Analyzer].(*flowpass.Model)
+	sends := false
+	model.Use(func(flow *keyflow.Engine) {
+		sends = flow.SendsCommands()
+		if sends {
+			mapPackage(pass, flow, part)
 		}
-		b := newBuilder(pass, flow, part, wanted)
-		for _, fn := range funcs {
-			for _, site := range fn.Sites {
-				b.site(site)
-			}
-		}
-		b.finish()
-	}
-	flow.ExportFacts()
-	if flow.SendsCommands() {
+	})
+	if sends {
 		// Every package that can send commands has a part, even an empty
 		// one: it tells a driver the package's module.
 		pass.ExportPackageFact(part)
 	}
 	return part, nil
+}
+
+// mapPackage fills the part of a package that can send commands.
+func mapPackage(pass *analysis.Pass, flow *keyflow.Engine, part *Part) {
+	funcs := flow.Funcs()
+	// Only the positions where keys are built are looked up: index the
+	// syntax at those alone.
+	wanted := map[token.Pos]bool{}
+	for _, fn := range funcs {
+		for _, site := range fn.Sites {
+			for _, g := range site.AllKeys() {
+				for _, v := range g {
+					wanted[v.Pos] = true
+				}
+			}
+		}
+	}
+	b := newBuilder(pass, flow, part, wanted)
+	for _, fn := range funcs {
+		for _, site := range fn.Sites {
+			b.site(site)
+		}
+	}
+	b.finish()
 }
 
 // A builder makes the part of one package.
@@ -376,7 +358,7 @@ func (b *builder) origin(v keyflow.Value) familyAt {
 		text, ok := b.templates[obj]
 		if !ok {
 			var f keyflow.KeyVar
-			if b.pass.ImportObjectFact(obj, &f) && f.Template != "" {
+			if b.flow.Fact(obj, &f) && f.Template != "" {
 				text, ok = f.Template, true
 			}
 		}
@@ -396,7 +378,7 @@ func (b *builder) origin(v keyflow.Value) familyAt {
 		}
 	} else {
 		var f keyflow.KeyFunc
-		if b.pass.ImportObjectFact(fn, &f) {
+		if b.flow.Fact(fn, &f) {
 			results = f.Results
 		}
 	}
@@ -417,13 +399,8 @@ func (b *builder) origin(v keyflow.Value) familyAt {
 // objectOf is the package-level variable or constant an identifier or a
 // selector names, or nil.
 func (b *builder) objectOf(x ast.Expr) types.Object {
-	var id *ast.Ident
-	switch x := ast.Unparen(x).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := keyflow.IdentOf(x)
+	if id == nil {
 		return nil
 	}
 	obj := b.pass.TypesInfo.ObjectOf(id)

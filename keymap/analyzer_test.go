@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/slotlint/slotlint/internal/flowtest"
 	"github.com/slotlint/slotlint/keymap"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -20,5 +21,5 @@ func TestFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, keymap.Analyzer, "./kmkeys", "./kmapp")
+	analysistest.Run(t, dir, flowtest.Hosted(keymap.Analyzer), "./kmkeys", "./kmapp")
 }

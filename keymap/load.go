@@ -2,10 +2,10 @@ package keymap
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/slotlint/slotlint/internal/driver"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 )
 
 // A Config says which packages to map, and how.
@@ -26,18 +26,15 @@ type Config struct {
 // not the libraries it imports). Failures are the packages that did not
 // load, type-check or analyse, one line each; the map holds the others.
 func Load(cfg Config, patterns ...string) (*Map, []string, error) {
-	rules, err := Rules()
+	rules, err := flowpass.Rules()
 	if err != nil {
 		return nil, nil, err
 	}
-	salt := []byte("keymap\x00")
-	if rulesFile != "" {
-		data, err := os.ReadFile(rulesFile)
-		if err != nil {
-			return nil, nil, err
-		}
-		salt = fmt.Appendf(salt, "rules %d\n%s", len(data), data)
+	data, err := flowpass.RulesFile()
+	if err != nil {
+		return nil, nil, err
 	}
+	salt := fmt.Appendf([]byte("keymap\x00"), "rules %d\n%s", len(data), data)
 	res, err := driver.Run(&driver.Config{Analyzer: Analyzer, Dir: cfg.Dir, Tests: cfg.Tests, CacheDir: cfg.CacheDir, Salt: salt}, patterns...)
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/internal/driver"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 	"github.com/slotlint/slotlint/keymap"
 )
 
@@ -62,7 +63,7 @@ func runKeys(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "slotlint keys: %v\n", err)
 		return 2
 	}
-	if _, err := keymap.Rules(); err != nil {
+	if _, err := flowpass.Rules(); err != nil {
 		printErrorTo(stderr, err)
 		return 1
 	}

@@ -61,6 +61,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/driver"
 	"github.com/slotlint/slotlint/keyflow"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -101,7 +102,7 @@ func main() {
 		// failed prerequisite, by every package that imports it.
 		err := cl.vetCheck()
 		if err == nil {
-			_, err = analyzer.Rules()
+			_, err = flowpass.Rules()
 		}
 		if err != nil {
 			if cl.vet && vetxOnly(cl.args[0]) {
@@ -297,14 +298,11 @@ func (cl *cmdline) salt() ([]byte, error) {
 	}) {
 		b = fmt.Appendf(b, "-%s=%q\n", name, cl.analyzerFlags[name])
 	}
-	if file := cl.analyzerFlags["rules"]; file != "" {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		b = fmt.Appendf(b, "rules %d\n%s", len(data), data)
+	data, err := flowpass.RulesFile()
+	if err != nil {
+		return nil, err
 	}
-	return b, nil
+	return fmt.Appendf(b, "rules %d\n%s", len(data), data), nil
 }
 
 // vetxOnly reports whether go vet runs slotlint on a package only for the

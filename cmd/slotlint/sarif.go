@@ -14,9 +14,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/checks"
 	"github.com/slotlint/slotlint/internal/jsonout"
+	"github.com/slotlint/slotlint/keyflow/flowpass"
 	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/analysis"
 )
@@ -134,7 +134,7 @@ func runSARIF(cl *cmdline) int {
 			return 2
 		}
 	}
-	rules, err := analyzer.Rules()
+	rules, err := flowpass.Rules()
 	if err != nil {
 		printError(err)
 		return 1
