@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/slotlint/slotlint/analyzer"
@@ -20,7 +19,7 @@ import (
 )
 
 // TestMain makes the test binary the multichecker of slotlint's checks and
-// the keyspace map when TestMultichecker runs it so.
+// the keyspace map when TestTogether runs it so.
 func TestMain(m *testing.M) {
 	if os.Getenv("SLOTLINT_TEST_MULTICHECKER") == "1" {
 		multichecker.Main(analyzer.Analyzer, keymap.Analyzer)
@@ -29,46 +28,33 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// root is the module's root, where testdata/demo is.
-func root(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-var demo struct {
-	once sync.Once
+// demo is testdata/demo, loaded with its dependencies' syntax, and the
+// module's root, where it is.
+type demo struct {
+	root string
 	pkgs []*packages.Package
-	err  error
 }
 
-// demoPackages loads testdata/demo with its dependencies' syntax, once.
-func demoPackages(t *testing.T) []*packages.Package {
-	t.Helper()
+func loadDemo(t *testing.T) demo {
 	if testing.Short() {
 		t.Skip("loads go-redis")
 	}
-	demo.once.Do(func() {
-		cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: root(t)}
-		demo.pkgs, demo.err = packages.Load(cfg, "./testdata/demo/...")
-		if demo.err == nil && packages.PrintErrors(demo.pkgs) > 0 {
-			demo.err = fmt.Errorf("testdata/demo does not load")
-		}
-	})
-	if demo.err != nil {
-		t.Fatal(demo.err)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return demo.pkgs
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: root}, "./testdata/demo/...")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		t.Fatalf("testdata/demo does not load: %v", err)
+	}
+	return demo{root, pkgs}
 }
 
 // analyze runs analyzers over the demo in one checker and returns, for
 // each, the text of its findings and its results by package.
-func analyze(t *testing.T, analyzers ...*analysis.Analyzer) (map[string][]string, map[string]map[string]any) {
+func (d demo) analyze(t *testing.T, analyzers ...*analysis.Analyzer) (map[string][]string, map[string]map[string]any) {
 	t.Helper()
-	g, err := checker.Analyze(analyzers, demoPackages(t), &checker.Options{})
+	g, err := checker.Analyze(analyzers, d.pkgs, &checker.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +81,13 @@ func analyze(t *testing.T, analyzers ...*analysis.Analyzer) (map[string][]string
 
 // TestTogether runs slotlint's checks and the keyspace map in one checker
 // over the demo: they share one key-flow model and its facts, and each
-// gives what it gives when it runs alone.
+// gives what it gives when it runs alone. Then x/tools' multichecker runs
+// them, as a program of the user's would.
 func TestTogether(t *testing.T) {
-	both, bothResults := analyze(t, analyzer.Analyzer, keymap.Analyzer)
-	alone, _ := analyze(t, analyzer.Analyzer)
-	_, mapAlone := analyze(t, keymap.Analyzer)
+	d := loadDemo(t)
+	both, bothResults := d.analyze(t, analyzer.Analyzer, keymap.Analyzer)
+	alone, _ := d.analyze(t, analyzer.Analyzer)
+	_, mapAlone := d.analyze(t, keymap.Analyzer)
 
 	if len(alone["slotlint"]) == 0 {
 		t.Fatal("slotlint reports nothing on the demo")
@@ -123,6 +111,7 @@ func TestTogether(t *testing.T) {
 	if families == 0 {
 		t.Error("the map of the demo has no family")
 	}
+	runMultichecker(t, d.root, alone["slotlint"])
 }
 
 func jsonOf(t *testing.T, v any) string {
@@ -134,13 +123,12 @@ func jsonOf(t *testing.T, v any) string {
 	return string(data)
 }
 
-// TestMultichecker runs x/tools' multichecker with slotlint's checks and
-// the keyspace map over the demo, as a program of the user's would, with
-// the rules flag of each: it finds what the checks find alone.
-func TestMultichecker(t *testing.T) {
-	alone, _ := analyze(t, analyzer.Analyzer)
+// runMultichecker runs x/tools' multichecker with slotlint's checks and the
+// keyspace map over the demo, with a flag of each: it finds what the
+// checks find alone, the proven ones.
+func runMultichecker(t *testing.T, root string, alone []string) {
 	cmd := exec.Command(os.Args[0], "-json", "-slotlint.proven-only", "-keymap.rules-inline=version: 1", "./testdata/demo/...")
-	cmd.Dir = root(t)
+	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "SLOTLINT_TEST_MULTICHECKER=1")
 	out, err := cmd.Output()
 	if err != nil {
@@ -168,7 +156,7 @@ func TestMultichecker(t *testing.T) {
 	}
 	slices.Sort(got)
 	var want []string
-	for _, d := range alone["slotlint"] {
+	for _, d := range alone {
 		if !strings.Contains(d, "may hash to different slots") {
 			want = append(want, d) // -proven-only
 		}
