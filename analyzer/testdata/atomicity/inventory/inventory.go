@@ -11,27 +11,8 @@ import (
 
 var ErrSoldOut = errors.New("sold out")
 
-// reserveUnwatched watches the order but not the stock it decides on: two
-// clients that both see 1 left both reserve it.
-func reserveUnwatched(ctx context.Context, rdb *redis.Client, sku, order string) error {
-	stock := "inventory:{" + sku + "}"
-	status := "order:{" + sku + "}:" + order
-	return rdb.Watch(ctx, func(tx *redis.Tx) error {
-		n, err := tx.Get(ctx, stock).Int() // want `GET "inventory:\{<sku>\}" is read inside the function of Watch on "order:\{<sku>\}:<order>", and its value decides whether to write DECR "inventory:\{<sku>\}" at line 28, but "inventory:\{<sku>\}" is not watched: a change to it before EXEC goes unnoticed; add it to the keys of Watch`
-		if err != nil {
-			return err
-		}
-		if n <= 0 {
-			return ErrSoldOut
-		}
-		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-			pipe.Decr(ctx, stock)
-			pipe.Set(ctx, status, "reserved", 0)
-			return nil
-		})
-		return err
-	}, status)
-}
+// The stock read but not watched is the unwatched-decision-key check's own
+// case (checks/unwatched-decision-key).
 
 // reserveAtOnce decrements on the *redis.Tx: when EXEC fails, the stock
 // stays decremented and the retry decrements it again.
