@@ -20,7 +20,8 @@ import (
 //	realworld/
 //	  iface        a project's interface over go-redis, embedded clients,
 //	               method values, a Do wrapper, a wrapper from rules.yaml
-//	  txhelper     helpers handed the Pipeliner or *redis.Tx, in any package
+//	  txhelper     helpers handed the Pipeliner, *redis.Tx or a redis.Cmdable,
+//	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
 //	  fields       struct fields set by constructors, exported via facts
