@@ -34,7 +34,8 @@ import (
 //	               error (keys, args, err), key helpers with a fast path
 //	               off a cluster
 //	  evalshadigest  EVALSHA of constant digests: placeholders, a digest
-//	               of the package's own script
+//	               of the package's own script; digests held in a
+//	               parameter or a field, whose keys are still checked
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves
 //	  onekey       a key list sent whole only where it holds one key

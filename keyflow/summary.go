@@ -124,6 +124,9 @@ type WrappedCall struct {
 	// ArgsKnown is true when Args are the ARGV of the script the callers
 	// choose (Script): the callers check it with them.
 	ArgsKnown bool
+	// KeysChecked is true when the keys were checked in the function,
+	// whatever its callers pass: the callers check only the script.
+	KeysChecked bool
 	// local is true for a call carried to the callers in the package
 	// alone, not in its fact (a command sent on a redis.Cmdable parameter:
 	// txhelper.go).
