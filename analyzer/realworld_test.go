@@ -24,7 +24,8 @@ import (
 //	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
-//	  fields       struct fields set by constructors, exported via facts
+//	  fields       struct fields set by constructors, exported via facts;
+//	               two fields set from one parameter, one in a hashtag
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps
 //	  lostupdate   what is and is not a lost update
 //	  split        multi-key commands go-redis's ClusterClient splits
