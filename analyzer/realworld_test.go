@@ -40,6 +40,7 @@ import (
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves
 //	  onekey       a key list sent whole only where it holds one key
+//	  scriptruns   one script run from several places, each run checked
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
