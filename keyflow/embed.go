@@ -151,7 +151,7 @@ func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
 	default:
 		return "", false
 	}
-	name, ok := e.constArg(namex)
+	name, ok := e.constText(namex)
 	if !ok {
 		return "", false
 	}
@@ -212,7 +212,8 @@ func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (Sc
 			return false
 		case *ast.ReturnStmt:
 			if len(x.Results) >= 1 {
-				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) {
+				// return "", err: the failure, not the script
+				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) && !isEmptyString(g.info, x.Results[0]) {
 					ret = x
 					n++
 				}
@@ -240,6 +241,11 @@ func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (Sc
 	g.scriptCalls[decl] = true
 	defer delete(g.scriptCalls, decl)
 	return g.scriptOf(ce, ret.Results[0], name)
+}
+
+func isEmptyString(info *types.Info, x ast.Expr) bool {
+	tv := info.Types[x]
+	return tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 }
 
 func isNilExpr(x ast.Expr) bool {

@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -77,6 +77,7 @@ type Engine struct {
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
 	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
+	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

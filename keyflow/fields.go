@@ -190,6 +190,9 @@ func (g *Engine) writerEval(decl *ast.FuncDecl) *evaluator {
 		return e
 	}
 	e := newEvaluator(g, decl)
+	if g.writerEvals == nil {
+		g.writerEvals = map[*ast.FuncDecl]*evaluator{}
+	}
 	g.writerEvals[decl] = e
 	return e
 }

@@ -534,6 +534,7 @@ func (g *Engine) ExportFacts() {
 		}
 	}
 	g.exportFields()
+	g.exportScripts()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue
