@@ -27,7 +27,8 @@ import (
 //	  fields       struct fields set by constructors, exported via facts;
 //	               two fields set from one parameter, one in a hashtag
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
-//	               from the exported variables of another package
+//	               from the exported variables of another package, run
+//	               through a project's interface implemented elsewhere
 //	  lostupdate   what is and is not a lost update
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that

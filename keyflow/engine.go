@@ -78,6 +78,7 @@ type Engine struct {
 	writerEvals map[*ast.FuncDecl]*evaluator
 	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
 	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
+	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

@@ -584,19 +584,18 @@ func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) 
 // keys built from its parameters: its summary here, or a fact from its
 // package.
 func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
-	var wrapped []WrappedCall
-	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
-		ws := g.summarize(decl)
-		if ws.busy {
+	wrapped, ok := g.wrapperCalls(fn)
+	if !ok {
+		// A method of a project's interface: what its one implementation
+		// in sight sends (ifaceimpl.go).
+		impl := g.implementation(fn)
+		if impl == nil {
 			return
 		}
-		wrapped = ws.Carried
-	} else {
-		var f KeyWrapper
-		if !g.facts.ImportObjectFact(fn, &f) {
+		if wrapped, ok = g.wrapperCalls(impl); !ok {
 			return
 		}
-		wrapped = f.Calls
+		fn = impl
 	}
 	for _, w := range wrapped {
 		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
@@ -635,6 +634,23 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 		}
 		s.Sites = append(s.Sites, site)
 	}
+}
+
+// wrapperCalls returns the commands that fn carries to its callers: its
+// summary here, or its fact.
+func (g *Engine) wrapperCalls(fn *types.Func) ([]WrappedCall, bool) {
+	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
+		ws := g.summarize(decl)
+		if ws.busy {
+			return nil, false
+		}
+		return ws.Carried, true
+	}
+	var f KeyWrapper
+	if !g.facts.ImportObjectFact(fn, &f) {
+		return nil, false
+	}
+	return f.Calls, true
 }
 
 // funcArg returns the function literal passed as parameter i, directly or

@@ -5,6 +5,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"slotlint.test/realworld/luaembed/runner"
 	luascripts "slotlint.test/realworld/luaembed/scripts"
 )
 
@@ -34,4 +35,40 @@ func enqueueTaskFixed(ctx context.Context, rdb redis.UniversalClient, qname, id 
 func enqueueSplit(ctx context.Context, rdb redis.UniversalClient, qname, id string) error {
 	keys := []string{"asynq:t:" + id, "asynq:{" + qname + "}:pending", "asynq:{" + qname + "}:queues"}
 	return luascripts.EnqueueFixedCmd.Run(ctx, rdb, keys, "msg", id, qname).Err() // want `EVALSHA keys "asynq:t:<id>" .* and "asynq:\{<qname>\}:pending" .* may hash to different slots`
+}
+
+// scriptRunner is the project's own interface over go-redis; its
+// implementation, runner.Redis, is in another package.
+type scriptRunner interface {
+	RunScript(ctx context.Context, s *redis.Script, keys []string, args ...interface{}) (interface{}, error)
+	EvalSource(ctx context.Context, src string, keys []string, args ...interface{}) error
+}
+
+type taskService struct {
+	r scriptRunner
+}
+
+func newTaskService(rdb redis.UniversalClient) *taskService {
+	return &taskService{r: runner.New(rdb)}
+}
+
+// Origin: vx416/dcard-hw (a RedisScripter interface the service runs its
+// scripts through), with asynq's script package: the run through the
+// interface forgets the queue set, which the script reads as KEYS[3].
+func (t *taskService) enqueue(ctx context.Context, qname, id string) error {
+	_, err := t.r.RunScript(ctx, luascripts.EnqueueFixedCmd, []string{"asynq:{" + qname + "}:t:" + id, "asynq:{" + qname + "}:pending"}, "msg", id, qname) // want `script EnqueueFixedCmd line 4: KEYS\[3\] is nil: the call passes 2 keys`
+	return err
+}
+
+func (t *taskService) enqueueFixed(ctx context.Context, qname, id string) error {
+	_, err := t.r.RunScript(ctx, luascripts.EnqueueFixedCmd, []string{"asynq:{" + qname + "}:t:" + id, "asynq:{" + qname + "}:pending", "asynq:{" + qname + "}:queues"}, "msg", id, qname)
+	return err
+}
+
+func (t *taskService) sendCode(ctx context.Context, phone, code string) error {
+	return t.r.EvalSource(ctx, luascripts.LuaSendCodeFixed, []string{"code:" + phone, "code:" + phone + ":cnt"}, code, 600) // want `EVAL \(through EvalSource at runner.go:\d+\) keys "code:<phone>" .* and "code:<phone>:cnt" .* may hash to different slots`
+}
+
+func (t *taskService) sendCodeFixed(ctx context.Context, phone, code string) error {
+	return t.r.EvalSource(ctx, luascripts.LuaSendCodeFixed, []string{"code:{" + phone + "}", "code:{" + phone + "}:cnt"}, code, 600)
 }
