@@ -58,20 +58,97 @@ func (g *Engine) importedScript(v *types.Var) (ScriptRef, bool) {
 	return ScriptRef{Name: f.Name, Src: f.Src}, true
 }
 
+// KeyScriptFunc is the fact that a function of one string parameter
+// returns a script whose source is known for some constants of its
+// package, as a getter of an embed.FS does:
+//
+//	const LuaAddPlayer = "add_player.lua"
+//
+//	func GetLuaScript(name string) (string, error) {
+//		b, err := LuaScripts.ReadFile("scripts/" + name)
+//		...
+//	}
+type KeyScriptFunc struct {
+	Scripts []ScriptByArg
+}
+
+// A ScriptByArg is the script a function returns for one argument.
+type ScriptByArg struct {
+	Arg, Name, Src string
+}
+
+func (*KeyScriptFunc) AFact() {}
+
+func (f *KeyScriptFunc) String() string {
+	s := make([]string, len(f.Scripts))
+	for i, sc := range f.Scripts {
+		s[i] = strconv.Quote(sc.Arg)
+	}
+	return "keyScriptFunc(" + strings.Join(s, ", ") + ")"
+}
+
 // exportScripts exports the scripts that the package's exported
-// package-level variables hold.
+// package-level variables hold, and those that its exported functions of
+// one string parameter return for the package's string constants.
 func (g *Engine) exportScripts() {
 	scope := g.pkg.Scope()
+	var consts []string
 	for _, name := range scope.Names() {
-		v, ok := scope.Lookup(name).(*types.Var)
-		if !ok || !v.Exported() {
-			continue
-		}
-		ref, ok := g.pkgVarScript(v, name)
-		if ok && looksLikeScript(ref.Src) {
-			g.facts.ExportObjectFact(v, &KeyScript{Name: name, Src: ref.Src})
+		if c, ok := scope.Lookup(name).(*types.Const); ok && c.Val().Kind() == constant.String {
+			consts = append(consts, constant.StringVal(c.Val()))
 		}
 	}
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Var:
+			if !obj.Exported() {
+				continue
+			}
+			if ref, ok := g.pkgVarScript(obj, name); ok && looksLikeScript(ref.Src) {
+				g.facts.ExportObjectFact(obj, &KeyScript{Name: name, Src: ref.Src})
+			}
+		case *types.Func:
+			params := obj.Signature().Params()
+			decl := g.decls[obj]
+			if !obj.Exported() || decl == nil || params.Len() != 1 || !isStringType(params.At(0).Type()) || !g.readsEmbedFS(decl) {
+				continue
+			}
+			f := &KeyScriptFunc{}
+			seen := map[string]bool{}
+			for _, c := range consts {
+				if seen[c] {
+					continue
+				}
+				seen[c] = true
+				if ref, ok := g.scriptOfDecl(decl, map[int]string{0: c}, c); ok && looksLikeScript(ref.Src) {
+					f.Scripts = append(f.Scripts, ScriptByArg{Arg: c, Name: c, Src: ref.Src})
+				}
+			}
+			if len(f.Scripts) > 0 {
+				g.facts.ExportObjectFact(obj, f)
+			}
+		}
+	}
+}
+
+// readsEmbedFS reports whether a function refers to an embed.FS variable
+// of the package.
+func (g *Engine) readsEmbedFS(decl *ast.FuncDecl) bool {
+	if decl.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found {
+			if v, ok := g.info.Uses[id].(*types.Var); ok {
+				if _, _, ok := g.embedded(v); ok {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // looksLikeScript reports whether src reads as a Lua script for Redis,

@@ -72,3 +72,21 @@ func (t *taskService) sendCode(ctx context.Context, phone, code string) error {
 func (t *taskService) sendCodeFixed(ctx context.Context, phone, code string) error {
 	return t.r.EvalSource(ctx, luascripts.LuaSendCodeFixed, []string{"code:{" + phone + "}", "code:{" + phone + "}:cnt"}, code, 600)
 }
+
+// Origin: the matchmaking service's room repository: the script comes
+// from the files package's getter, by a constant name.
+func addPlayer(ctx context.Context, rdb *redis.ClusterClient, room, player string) error {
+	src, err := luascripts.GetLuaScript(luascripts.LuaAddPlayerToRoom)
+	if err != nil {
+		return err
+	}
+	return rdb.Eval(ctx, src, []string{"room:" + room + ":players", "room:" + room + ":size"}, player, 4).Err() // want `script add_player.lua: the call passes 2 keys but the script never reads KEYS\[2\]` `EVAL keys "room:<room>:players" .* and "room:<room>:size" .* may hash to different slots`
+}
+
+func addPlayerFixed(ctx context.Context, rdb *redis.ClusterClient, room, player string) error {
+	src, err := luascripts.GetLuaScript(luascripts.LuaAddPlayerToRoom)
+	if err != nil {
+		return err
+	}
+	return rdb.Eval(ctx, src, []string{"room:{" + room + "}:players"}, player, 4).Err()
+}
