@@ -156,12 +156,18 @@ func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
 		return "", false
 	}
 	id, ok := ast.Unparen(fsx).(*ast.Ident)
+	if sel, isSel := ast.Unparen(fsx).(*ast.SelectorExpr); isSel {
+		id, ok = sel.Sel, true // pkg.Scripts, of another package
+	}
 	if !ok {
 		return "", false
 	}
 	v, ok := g.info.Uses[id].(*types.Var)
 	if !ok {
 		return "", false
+	}
+	if src, ok := g.importedFSFile(v, name); ok {
+		return src, true
 	}
 	return g.embeddedFSFile(v, name)
 }

@@ -6,6 +6,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -107,6 +110,9 @@ func (g *Engine) exportScripts() {
 			if ref, ok := g.pkgVarScript(obj, name); ok && looksLikeScript(ref.Src) {
 				g.facts.ExportObjectFact(obj, &KeyScript{Name: name, Src: ref.Src})
 			}
+			if f := g.embeddedScripts(obj); f != nil {
+				g.facts.ExportObjectFact(obj, f)
+			}
 		case *types.Func:
 			params := obj.Signature().Params()
 			decl := g.decls[obj]
@@ -129,6 +135,86 @@ func (g *Engine) exportScripts() {
 			}
 		}
 	}
+}
+
+// KeyScriptFS is the fact that an embed.FS variable holds Lua scripts:
+// its .lua files, by name, for the packages that read them with
+// fsys.ReadFile(name) or fs.ReadFile(fsys, name).
+type KeyScriptFS struct {
+	Files []ScriptByArg
+}
+
+func (*KeyScriptFS) AFact() {}
+
+func (f *KeyScriptFS) String() string {
+	s := make([]string, len(f.Files))
+	for i, sc := range f.Files {
+		s[i] = strconv.Quote(sc.Arg)
+	}
+	return "keyScriptFS(" + strings.Join(s, ", ") + ")"
+}
+
+// maxFSScripts bounds the Lua an embed.FS fact carries.
+const maxFSScripts = 1 << 20
+
+// embeddedScripts returns the fact of an embed.FS variable of the package
+// whose patterns hold .lua files, or nil.
+func (g *Engine) embeddedScripts(v *types.Var) *KeyScriptFS {
+	if n := namedOf(v.Type()); n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "embed" || n.Obj().Name() != "FS" {
+		return nil
+	}
+	pats, dir, ok := g.embedded(v)
+	if !ok {
+		return nil
+	}
+	f := &KeyScriptFS{}
+	seen := map[string]bool{}
+	size := 0
+	for _, p := range pats {
+		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "all:"))))
+		for _, m := range matches {
+			filepath.WalkDir(m, func(path string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !strings.HasSuffix(path, ".lua") {
+					return nil
+				}
+				rel, err := filepath.Rel(dir, path)
+				if err != nil || seen[rel] {
+					return nil
+				}
+				seen[rel] = true
+				b, err := os.ReadFile(path)
+				if err != nil || size+len(b) > maxFSScripts {
+					return nil
+				}
+				size += len(b)
+				name := filepath.ToSlash(rel)
+				f.Files = append(f.Files, ScriptByArg{Arg: name, Name: name, Src: string(b)})
+				return nil
+			})
+		}
+	}
+	if len(f.Files) == 0 {
+		return nil
+	}
+	return f
+}
+
+// importedFSFile returns the file name of an embed.FS variable of another
+// package, from its fact.
+func (g *Engine) importedFSFile(v *types.Var, name string) (string, bool) {
+	if v.Pkg() == nil || v.Pkg() == g.pkg {
+		return "", false
+	}
+	var f KeyScriptFS
+	if !g.facts.ImportObjectFact(v, &f) {
+		return "", false
+	}
+	for _, sc := range f.Files {
+		if sc.Arg == name {
+			return sc.Src, true
+		}
+	}
+	return "", false
 }
 
 // readsEmbedFS reports whether a function refers to an embed.FS variable

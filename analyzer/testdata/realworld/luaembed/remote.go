@@ -90,3 +90,20 @@ func addPlayerFixed(ctx context.Context, rdb *redis.ClusterClient, room, player 
 	}
 	return rdb.Eval(ctx, src, []string{"room:{" + room + "}:players"}, player, 4).Err()
 }
+
+// The same service's stream consumer reads the exported embed.FS itself.
+func ackDel(ctx context.Context, rdb *redis.ClusterClient, stream, id string) error {
+	src, err := luascripts.RoomScripts.ReadFile("rooms/ack_del.lua")
+	if err != nil {
+		return err
+	}
+	return rdb.Eval(ctx, string(src), []string{"stream:{" + stream + "}", "acked:{" + stream + "}"}, "group", id).Err() // want `script .*: the call passes 2 keys but the script never reads KEYS\[2\]`
+}
+
+func ackDelFixed(ctx context.Context, rdb *redis.ClusterClient, stream, id string) error {
+	src, err := luascripts.RoomScripts.ReadFile("rooms/ack_del.lua")
+	if err != nil {
+		return err
+	}
+	return rdb.Eval(ctx, string(src), []string{"stream:{" + stream + "}"}, "group", id).Err()
+}

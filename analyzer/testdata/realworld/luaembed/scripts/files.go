@@ -14,11 +14,13 @@ const (
 	LuaCGroupAckDelMsg = "ack_del.lua"
 )
 
+// RoomScripts is exported: the stream package reads it itself.
+//
 //go:embed rooms/*.lua
-var roomScripts embed.FS
+var RoomScripts embed.FS // want RoomScripts:`keyScriptFS\("rooms/ack_del.lua", "rooms/add_player.lua"\)`
 
 func GetLuaScript(name string) (string, error) { // want GetLuaScript:`keyFunc\(.*\)` GetLuaScript:`keyScriptFunc\("add_player.lua", "ack_del.lua"\)`
-	content, err := roomScripts.ReadFile("rooms/" + name)
+	content, err := RoomScripts.ReadFile("rooms/" + name)
 	if err != nil {
 		return "", fmt.Errorf("failed to read embedded Lua script: %s, error: %v", name, err)
 	}
