@@ -23,6 +23,16 @@
 //     cartesian expansion of alternatives), and the commands whose keys
 //     are in doubt only because a parameter is passed on as it is: those
 //     are carried to the callers (Carried, exported as a KeyWrapper fact).
+//     A command sent on a parameter of a pipeline or transaction type, or
+//     of a client interface that a pipeline implements (redis.Cmdable),
+//     is carried to the transaction its caller hands it (txhelper.go); a
+//     call of a method of a project's own interface is a call of its one
+//     implementation in sight (ifaceimpl.go).
+//
+// Scripts whose source is known reach other packages too: an exported
+// package-level variable that holds one as a KeyScript fact, an exported
+// getter of an embed.FS as KeyScriptFunc, an exported embed.FS of .lua
+// files as KeyScriptFS (scriptfacts.go).
 //
 // Values are flow-insensitive sets, with the order of the function's text
 // where the syntax tree alone decides it (reach.go): an assignment in a
@@ -57,8 +67,8 @@
 //     gclplugin. multichecker would prefix each Analyzer's flags with its
 //     name and split them over several Analyzers.
 //   - A fact type belongs to exactly one Analyzer, and all the facts here
-//     (KeyFunc, KeyVar, KeyWrapper) are the engine's: the checks of every
-//     family need them.
+//     (KeyFunc, KeyVar, KeyWrapper, KeyField, KeyScript, KeyScriptFunc,
+//     KeyScriptFS) are the engine's: the checks of every family need them.
 //   - The ignore-directive check must see every finding of every family to
 //     know that a //slotlint:ignore suppresses nothing.
 //
