@@ -79,6 +79,7 @@ type Engine struct {
 	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
 	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
 	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
+	implPkgs    []*types.Package             // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

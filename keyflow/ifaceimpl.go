@@ -1,7 +1,11 @@
 package keyflow
 
 import (
+	"go/build"
 	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
 // Projects run their commands through an interface of their own whose
@@ -41,13 +45,20 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 		return impl
 	}
 	g.impls[fn] = nil // guards against recursion
+	if standardPath(fn.Pkg().Path()) {
+		return nil // io.Writer, context.Context: no project's interface
+	}
 	var found *types.Func
 	n := 0
-	pkgs := append([]*types.Package{g.pkg}, g.pkg.Imports()...)
-	for _, pkg := range pkgs {
-		if g.IsClientPackage(pkg) {
-			continue
+	if g.implPkgs == nil {
+		g.implPkgs = []*types.Package{g.pkg}
+		for _, pkg := range g.pkg.Imports() {
+			if !g.IsClientPackage(pkg) && !standardPath(pkg.Path()) {
+				g.implPkgs = append(g.implPkgs, pkg)
+			}
 		}
+	}
+	for _, pkg := range g.implPkgs {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -81,4 +92,20 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 	}
 	g.impls[fn] = found
 	return found
+}
+
+// standardPath reports whether an import path is of the standard library:
+// its first element has no dot (io, context, net/http) and GOROOT has it.
+// A module path may have no dot either ("myapp/internal/store").
+func standardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if strings.Contains(first, ".") {
+		return false
+	}
+	root := build.Default.GOROOT
+	if root == "" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(root, "src", filepath.FromSlash(path)))
+	return err == nil && fi.IsDir()
 }
