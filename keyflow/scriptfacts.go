@@ -82,12 +82,15 @@ type ScriptByArg struct {
 
 func (*KeyScriptFunc) AFact() {}
 
-func (f *KeyScriptFunc) String() string {
-	s := make([]string, len(f.Scripts))
-	for i, sc := range f.Scripts {
+func (f *KeyScriptFunc) String() string { return "keyScriptFunc(" + quoteArgs(f.Scripts) + ")" }
+
+// quoteArgs lists the arguments or names of scripts, quoted.
+func quoteArgs(scripts []ScriptByArg) string {
+	s := make([]string, len(scripts))
+	for i, sc := range scripts {
 		s[i] = strconv.Quote(sc.Arg)
 	}
-	return "keyScriptFunc(" + strings.Join(s, ", ") + ")"
+	return strings.Join(s, ", ")
 }
 
 // exportScripts exports the scripts that the package's exported
@@ -146,13 +149,7 @@ type KeyScriptFS struct {
 
 func (*KeyScriptFS) AFact() {}
 
-func (f *KeyScriptFS) String() string {
-	s := make([]string, len(f.Files))
-	for i, sc := range f.Files {
-		s[i] = strconv.Quote(sc.Arg)
-	}
-	return "keyScriptFS(" + strings.Join(s, ", ") + ")"
-}
+func (f *KeyScriptFS) String() string { return "keyScriptFS(" + quoteArgs(f.Files) + ")" }
 
 // maxFSScripts bounds the Lua an embed.FS fact carries.
 const maxFSScripts = 1 << 20
