@@ -19,11 +19,15 @@ import (
 //	realworld/
 //	  iface        a project's interface over go-redis, embedded clients,
 //	               method values, a Do wrapper, a wrapper from rules.yaml
-//	  txhelper     helpers handed the Pipeliner or *redis.Tx, in any package
+//	  txhelper     helpers handed the Pipeliner, *redis.Tx or a redis.Cmdable,
+//	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
-//	  fields       struct fields set by constructors, exported via facts
-//	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps
+//	  fields       struct fields set by constructors, exported via facts;
+//	               two fields set from one parameter, one in a hashtag
+//	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
+//	               from the exported variables of another package, run
+//	               through a project's interface implemented elsewhere
 //	  lostupdate   what is and is not a lost update
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that
@@ -32,10 +36,12 @@ import (
 //	               error (keys, args, err), key helpers with a fast path
 //	               off a cluster
 //	  evalshadigest  EVALSHA of constant digests: placeholders, a digest
-//	               of the package's own script
+//	               of the package's own script; digests held in a
+//	               parameter or a field, whose keys are still checked
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves
 //	  onekey       a key list sent whole only where it holds one key
+//	  scriptruns   one script run from several places, each run checked
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

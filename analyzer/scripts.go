@@ -106,9 +106,16 @@ func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyf
 }
 
 // once is a finding about a script or library at a call, unless it was
-// reported at another call already.
+// reported at another call already. A finding about the script's text
+// (its syntax, its flags, a key it touches undeclared) has one fix, in the
+// script, and is reported once; one about the KEYS and ARGV of a run
+// (script-arity) is that run's own mistake, reported at each run that
+// makes it.
 func (c *checker) once(call *ast.CallExpr, ref keyflow.ScriptRef, what string, f luacheck.Finding) (diag, bool) {
 	key := ref.Src + "\x00" + f.Message
+	if f.Category == luacheck.CategoryArity {
+		key += "\x00" + c.pass.Fset.Position(call.Pos()).String()
+	}
 	if c.lua.reported[key] {
 		return diag{}, false
 	}

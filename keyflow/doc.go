@@ -23,6 +23,16 @@
 //     cartesian expansion of alternatives), and the commands whose keys
 //     are in doubt only because a parameter is passed on as it is: those
 //     are carried to the callers (Carried, exported as a KeyWrapper fact).
+//     A command sent on a parameter of a pipeline or transaction type, or
+//     of a client interface that a pipeline implements (redis.Cmdable),
+//     is carried to the transaction its caller hands it (txhelper.go); a
+//     call of a method of a project's own interface is a call of its one
+//     implementation in sight (ifaceimpl.go).
+//
+// Scripts whose source is known reach other packages too: an exported
+// package-level variable that holds one as a KeyScript fact, an exported
+// getter of an embed.FS as KeyScriptFunc, an exported embed.FS of .lua
+// files as KeyScriptFS (scriptfacts.go).
 //
 // Values are flow-insensitive sets, with the order of the function's text
 // where the syntax tree alone decides it (reach.go): an assignment in a
@@ -48,11 +58,12 @@
 // # One host, checks as readers
 //
 // The engine runs once per package, in the Analyzer of package flowpass,
-// which owns its facts (KeyFunc, KeyVar, KeyWrapper, KeyField) and gives
-// the model as its result. Two Analyzers read that result: slotlint's
-// (package analyzer), whose run function runs each family of checks
-// (cross-slot, scripts, atomicity, cluster) as functions over the model,
-// and the keyspace map's (package keymap). x/tools lets one Analyzer own a
+// which owns its facts (KeyFunc, KeyVar, KeyWrapper, KeyField, KeyScript,
+// KeyScriptFunc, KeyScriptFS) and gives the model as its result. Two
+// Analyzers read that result: slotlint's (package analyzer), whose run
+// function runs each family of checks (cross-slot, scripts, atomicity,
+// cluster) as functions over the model, and the keyspace map's (package
+// keymap). x/tools lets one Analyzer own a
 // fact type, so the checks and the map run together in one checker only
 // because neither owns the engine's facts.
 //

@@ -151,17 +151,23 @@ func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
 	default:
 		return "", false
 	}
-	name, ok := e.constArg(namex)
+	name, ok := e.constText(namex)
 	if !ok {
 		return "", false
 	}
 	id, ok := ast.Unparen(fsx).(*ast.Ident)
+	if sel, isSel := ast.Unparen(fsx).(*ast.SelectorExpr); isSel {
+		id, ok = sel.Sel, true // pkg.Scripts, of another package
+	}
 	if !ok {
 		return "", false
 	}
 	v, ok := g.info.Uses[id].(*types.Var)
 	if !ok {
 		return "", false
+	}
+	if src, ok := g.importedFSFile(v, name); ok {
+		return src, true
 	}
 	return g.embeddedFSFile(v, name)
 }
@@ -194,15 +200,48 @@ func (e *evaluator) constArg(x ast.Expr) (string, bool) {
 // its parameters bound to the call's constants.
 func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
 	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
-	if fn == nil {
-		return ScriptRef{}, false
-	}
-	decl := g.decls[fn.Origin()]
-	if decl == nil || decl.Body == nil || g.scriptCalls[decl] || call.Ellipsis.IsValid() {
+	if fn == nil || call.Ellipsis.IsValid() {
 		return ScriptRef{}, false
 	}
 	if e == nil {
 		e = g.pkgEval
+	}
+	if fn.Pkg() != g.pkg {
+		// a function of another package, by its fact
+		var f KeyScriptFunc
+		if len(call.Args) != 1 || !g.facts.ImportObjectFact(fn.Origin(), &f) {
+			return ScriptRef{}, false
+		}
+		arg, ok := e.constText(call.Args[0])
+		if !ok {
+			return ScriptRef{}, false
+		}
+		for _, s := range f.Scripts {
+			if s.Arg == arg {
+				return ScriptRef{Name: s.Name, Src: s.Src}, true
+			}
+		}
+		return ScriptRef{}, false
+	}
+	decl := g.decls[fn.Origin()]
+	if decl == nil {
+		return ScriptRef{}, false
+	}
+	consts := map[int]string{}
+	for i, a := range call.Args {
+		if s, ok := e.constText(a); ok {
+			consts[i] = s
+		}
+	}
+	return g.scriptOfDecl(decl, consts, name)
+}
+
+// scriptOfDecl returns the script that a function of the package makes
+// from its constant arguments (consts, by parameter index): its one
+// return value, followed with its parameters bound to them.
+func (g *Engine) scriptOfDecl(decl *ast.FuncDecl, consts map[int]string, name string) (ScriptRef, bool) {
+	if decl.Body == nil || g.scriptCalls[decl] {
+		return ScriptRef{}, false
 	}
 	var ret *ast.ReturnStmt
 	n := 0
@@ -211,8 +250,9 @@ func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (Sc
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
+			// return "", err: the failure, not the script
 			if len(x.Results) >= 1 {
-				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) {
+				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) && !isEmptyString(g.info, x.Results[0]) {
 					ret = x
 					n++
 				}
@@ -227,10 +267,10 @@ func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (Sc
 	ce.consts = map[*types.Var]string{}
 	for v, p := range ce.params {
 		i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
-		if err != nil || i >= len(call.Args) {
+		if err != nil {
 			continue
 		}
-		if s, ok := e.constArg(call.Args[i]); ok {
+		if s, ok := consts[i]; ok {
 			ce.consts[v] = s
 		}
 	}
@@ -240,6 +280,11 @@ func (g *Engine) scriptOfCall(e *evaluator, call *ast.CallExpr, name string) (Sc
 	g.scriptCalls[decl] = true
 	defer delete(g.scriptCalls, decl)
 	return g.scriptOf(ce, ret.Results[0], name)
+}
+
+func isEmptyString(info *types.Info, x ast.Expr) bool {
+	tv := info.Types[x]
+	return tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 }
 
 func isNilExpr(x ast.Expr) bool {

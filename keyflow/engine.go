@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -76,6 +76,10 @@ type Engine struct {
 	fields      map[*types.Var][]fieldWrite
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
+	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
+	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
+	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
+	implPkgs    []*types.Package             // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

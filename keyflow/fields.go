@@ -75,7 +75,7 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 			name = w.decl.Name.Name
 		}
 		for _, a := range e.keys(w.value) {
-			k, ok := fieldKey(a.Key, name)
+			k, ok := fieldKey(g.paramsAsFields(v, w.decl, a.Key), name)
 			if !ok {
 				return nil
 			}
@@ -92,6 +92,71 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 	}
 	g.fieldVals[v] = out
 	return out
+}
+
+// paramsAsFields rewrites, in a value that a writer gives field v, each
+// parameter of the writer that it also stores as it is in another field
+// of the same struct, the field's only write, as that field of the object:
+//
+//	return &Jobs{prefix: p, queue: "{" + p + "}"}
+//
+// gives queue "{" + j.prefix + "}" for a j: j.prefix and j.queue hold one
+// value, not two.
+func (g *Engine) paramsAsFields(v *types.Var, decl *ast.FuncDecl, k keyspace.Key) keyspace.Key {
+	if decl == nil {
+		return k
+	}
+	var out keyspace.Key
+	for _, p := range k.Parts {
+		if p.Unknown && isParamID(p.ID) {
+			if f := g.paramField(v, decl, p.ID); f != nil {
+				p.ID = "$recv." + f.Name()
+			}
+		}
+		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})
+	}
+	return out
+}
+
+// paramField returns the field of v's struct, other than v, whose only
+// write is decl storing its parameter id as it is.
+func (g *Engine) paramField(v *types.Var, decl *ast.FuncDecl, id string) *types.Var {
+	owner := g.fieldOwner(v)
+	if owner == nil {
+		return nil
+	}
+	for i := range owner.NumFields() {
+		f := owner.Field(i)
+		writes := g.fields[f]
+		if f == v || len(writes) != 1 || writes[0].decl != decl {
+			continue
+		}
+		alts := g.writerEval(decl).keys(writes[0].value)
+		if len(alts) == 1 && len(alts[0].Key.Parts) == 1 && alts[0].Key.Parts[0].Unknown && alts[0].Key.Parts[0].ID == id {
+			return f
+		}
+	}
+	return nil
+}
+
+// fieldOwner returns the struct of the package that field v belongs to.
+func (g *Engine) fieldOwner(v *types.Var) *types.Struct {
+	if g.fieldOwners == nil {
+		g.fieldOwners = map[*types.Var]*types.Struct{}
+		scope := g.pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					g.fieldOwners[st.Field(i)] = st
+				}
+			}
+		}
+	}
+	return g.fieldOwners[v]
 }
 
 // fieldKey turns a value of a writer into a field's key: the writer's
@@ -125,6 +190,9 @@ func (g *Engine) writerEval(decl *ast.FuncDecl) *evaluator {
 		return e
 	}
 	e := newEvaluator(g, decl)
+	if g.writerEvals == nil {
+		g.writerEvals = map[*ast.FuncDecl]*evaluator{}
+	}
 	g.writerEvals[decl] = e
 	return e
 }

@@ -93,7 +93,7 @@ func (g *Engine) scriptParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Meth
 // lists, or its script, on to: with the caller's keys and script.
 func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
 	e := s.e
-	site.Open = w.Open
+	site.Open, site.keysChecked = w.Open, w.KeysChecked
 	sig := fn.Signature()
 	for _, alts := range w.Groups {
 		if len(alts) == 1 {

@@ -113,12 +113,8 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if !ok {
 			return ScriptRef{}, false
 		}
-		if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
-			return g.scriptOf(g.pkgEval, init, x.Name)
-		}
-		// //go:embed x.lua into a string or a []byte
-		if src, ok := g.embeddedFile(v); ok {
-			return ScriptRef{Name: x.Name, Src: src, Pos: v.Pos()}, true
+		if ref, ok := g.pkgVarScript(v, x.Name); ok {
+			return ref, true
 		}
 		if rhs := e.setOnce(x); rhs != nil {
 			return g.scriptOf(e, rhs, x.Name)
@@ -161,6 +157,22 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		}
 	}
 	return ScriptRef{}, false
+}
+
+// pkgVarScript returns the script that a package-level variable holds:
+// by its initializer, its //go:embed file, its one assignment in an init
+// function, or its fact for a variable of another package.
+func (g *Engine) pkgVarScript(v *types.Var, name string) (ScriptRef, bool) {
+	if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
+		return g.scriptOf(g.pkgEval, init, name)
+	}
+	if src, ok := g.embeddedFile(v); ok {
+		return ScriptRef{Name: name, Src: src, Pos: v.Pos()}, true
+	}
+	if set, ok := g.setInInit(v); ok {
+		return g.scriptOf(g.writerEval(set.decl), set.rhs, name)
+	}
+	return g.importedScript(v)
 }
 
 // IdentOf returns the identifier that names x, a name or a selector's

@@ -95,6 +95,9 @@ type Site struct {
 	// (scriptParam), when runArgsKnown; runArgsOpen when some are not seen.
 	runArgs                   []Group
 	runArgsOpen, runArgsKnown bool
+	// keysChecked is true for a command that a called function sends with
+	// keys of its own, checked there: only its script is the caller's.
+	keysChecked bool
 	// ScriptAtCallers is true when the script's KEYS or ARGV are
 	// parameters of an unexported function, passed on as they are: the
 	// Lua checks run at its callers, with their values (WrappedCall.Run).
@@ -581,19 +584,18 @@ func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) 
 // keys built from its parameters: its summary here, or a fact from its
 // package.
 func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
-	var wrapped []WrappedCall
-	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
-		ws := g.summarize(decl)
-		if ws.busy {
+	wrapped, ok := g.wrapperCalls(fn)
+	if !ok {
+		// A method of a project's interface: what its one implementation
+		// in sight sends (ifaceimpl.go).
+		impl := g.implementation(fn)
+		if impl == nil {
 			return
 		}
-		wrapped = ws.Carried
-	} else {
-		var f KeyWrapper
-		if !g.facts.ImportObjectFact(fn, &f) {
+		if wrapped, ok = g.wrapperCalls(impl); !ok {
 			return
 		}
-		wrapped = f.Calls
+		fn = impl
 	}
 	for _, w := range wrapped {
 		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
@@ -632,6 +634,23 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 		}
 		s.Sites = append(s.Sites, site)
 	}
+}
+
+// wrapperCalls returns the commands that fn carries to its callers: its
+// summary here, or its fact.
+func (g *Engine) wrapperCalls(fn *types.Func) ([]WrappedCall, bool) {
+	if decl := g.decls[fn]; decl != nil && decl.Body != nil {
+		ws := g.summarize(decl)
+		if ws.busy {
+			return nil, false
+		}
+		return ws.Carried, true
+	}
+	var f KeyWrapper
+	if !g.facts.ImportObjectFact(fn, &f) {
+		return nil, false
+	}
+	return f.Calls, true
 }
 
 // funcArg returns the function literal passed as parameter i, directly or
@@ -801,7 +820,14 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		// The callers give the keys, or the script, or the script's keys
 		// and arguments: they are checked.
 		site.Carried = true
-		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open}
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open, KeysChecked: site.keysChecked}
+		if !site.keysChecked && site.scriptParam > 0 && !hasSpread(groups) && !carryRun && g.keysConflict(site, groups) {
+			// The callers choose the script alone (an EVALSHA digest
+			// loaded at run time, a source): the keys are the
+			// function's, checked here, and the callers check only the
+			// script with them.
+			site.Carried, w.KeysChecked = false, true
+		}
 		if site.Method != nil {
 			w.ReadOnly = g.readOnlyCommand(site.Method.Command)
 			w.Cluster = g.clusterCapable(receiver(site.Call))
@@ -827,11 +853,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, w)
 		return
 	}
-	if len(groups) < 2 {
-		return
-	}
-	site.Col, site.Chosen = Colocate(groups)
-	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) || ownConflict(groups) {
+	if len(groups) < 2 || site.keysChecked || g.keysConflict(site, groups) {
 		return
 	}
 	site.Carried = true
@@ -840,6 +862,14 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		w.Keys = append(w.Keys, k.Key)
 	}
 	s.Carried = append(s.Carried, w)
+}
+
+// keysConflict sets a site's colocation verdict over its key groups, and
+// reports whether the site is checked where it is: its keys may not share
+// a slot, and not only because one is a parameter passed on as it is.
+func (g *Engine) keysConflict(site *Site, groups []Group) bool {
+	site.Col, site.Chosen = Colocate(groups)
+	return site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) || ownConflict(groups)
 }
 
 // assignments maps each call in body to the variable its result is

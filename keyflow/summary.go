@@ -124,6 +124,13 @@ type WrappedCall struct {
 	// ArgsKnown is true when Args are the ARGV of the script the callers
 	// choose (Script): the callers check it with them.
 	ArgsKnown bool
+	// KeysChecked is true when the keys were checked in the function,
+	// whatever its callers pass: the callers check only the script.
+	KeysChecked bool
+	// local is true for a call carried to the callers in the package
+	// alone, not in its fact (a command sent on a redis.Cmdable parameter:
+	// txhelper.go).
+	local bool
 }
 
 // A Func is the model of one function declaration, or of the package-level
@@ -516,11 +523,18 @@ func (g *Engine) ExportFacts() {
 			}
 			g.facts.ExportObjectFact(fn, f)
 		}
-		if len(s.Carried) > 0 {
-			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: s.Carried})
+		var calls []WrappedCall
+		for _, w := range s.Carried {
+			if !w.local {
+				calls = append(calls, w)
+			}
+		}
+		if len(calls) > 0 {
+			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: calls})
 		}
 	}
 	g.exportFields()
+	g.exportScripts()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue

@@ -28,10 +28,11 @@ import (
 
 // handleParam returns the index of the parameter of s that a site's
 // command is sent on, directly or through a pipeline made on it, when the
-// parameter is of a pipeline or transaction type; -1 otherwise.
-func (g *Engine) handleParam(s *Func, site *Site) int {
+// parameter is of a pipeline or transaction type, and whether it is of an
+// interface of the client that such a type implements; -1 otherwise.
+func (g *Engine) handleParam(s *Func, site *Site) (int, bool) {
 	if s.Decl == nil || s.e == nil {
-		return -1
+		return -1, false
 	}
 	recv := site.onArg
 	if recv == nil {
@@ -42,30 +43,66 @@ func (g *Engine) handleParam(s *Func, site *Site) int {
 			h = h.From
 		}
 		if h.Kind == HandleTx {
-			return -1 // the *redis.Tx of a Watch in this function
+			return -1, false // the *redis.Tx of a Watch in this function
 		}
 		recv = receiver(h.Made.Site.Call)
 	}
 	id, ok := ast.Unparen(recv).(*ast.Ident)
 	if !ok {
-		return -1
+		return -1, false
 	}
 	v, ok := g.info.Uses[id].(*types.Var)
 	if !ok {
-		return -1
+		return -1, false
 	}
 	p, ok := s.e.params[v]
 	if !ok || p == "$recv" {
-		return -1
+		return -1, false
 	}
-	if role := g.TypeRole(v.Type()); role != ruleset.RolePipeline && role != ruleset.RoleTx {
-		return -1
+	held, iface := g.mayHoldPipeline(v.Type())
+	if !held {
+		return -1, false
 	}
 	i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
 	if err != nil {
-		return -1
+		return -1, false
 	}
-	return i
+	return i, iface
+}
+
+// mayHoldPipeline reports whether a parameter of type t may be handed a
+// pipeline or a transaction: t is one of the rules' pipeline or
+// transaction types, or an interface of a client package that one of them
+// implements (go-redis's redis.Cmdable, which a helper is typed to take
+// both the client and a TxPipeline, as rsmq-go's enqueueMessage is); the
+// second result is true in that case.
+func (g *Engine) mayHoldPipeline(t types.Type) (held, viaIface bool) {
+	switch g.TypeRole(t) {
+	case ruleset.RolePipeline, ruleset.RoleTx:
+		return true, false
+	case "":
+		return false, false
+	}
+	n := namedOf(t)
+	iface, ok := n.Underlying().(*types.Interface)
+	if !ok {
+		return false, false
+	}
+	c := g.rules.ClientOf(n.Obj().Pkg().Path())
+	scope := n.Obj().Pkg().Scope()
+	for name, role := range c.Types {
+		if role != ruleset.RolePipeline && role != ruleset.RoleTx {
+			continue
+		}
+		obj, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if types.Implements(obj.Type(), iface) || types.Implements(types.NewPointer(obj.Type()), iface) {
+			return true, true
+		}
+	}
+	return false, false
 }
 
 // carryQueued carries to the callers of s the commands it sends on a
@@ -75,11 +112,14 @@ func (g *Engine) carryQueued(s *Func) {
 		if site.Tx != nil || len(site.Keys) == 0 && !site.Open {
 			continue
 		}
-		i := g.handleParam(s, site)
+		i, iface := g.handleParam(s, site)
 		if i < 0 {
 			continue
 		}
-		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, Open: site.Open}
+		// A helper typed to take a client interface is mostly handed the
+		// client: what it sends reaches the transactions of the callers
+		// of the package, and stays out of its facts.
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, Open: site.Open, local: iface}
 		for _, grp := range site.Keys {
 			var alts []keyspace.Key
 			for _, v := range grp {

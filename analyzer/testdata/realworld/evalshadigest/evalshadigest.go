@@ -50,3 +50,48 @@ var incr = redis.NewScript(incrSrc)
 func knownDigest(ctx context.Context, rdb *redis.ClusterClient) {
 	rdb.EvalSha(ctx, incrSHA, []string{"{job}:a"}) // want `script incrSrc line 1: redis.call\("INCR", "counter:total"\) touches a key not declared in KEYS: the string literal "counter:total"`
 }
+
+// Origin: richelieu-yang/chimera (src/database/redisKit/script.go): a
+// client whose EvalSha takes the digest its callers got from ScriptLoad
+// at run time. The digest is unknown here, but the keys are still keys:
+// they are checked where they are built.
+type kitClient struct {
+	universal redis.UniversalClient
+}
+
+func (c *kitClient) ScriptLoad(ctx context.Context, script string) (string, error) {
+	return c.universal.ScriptLoad(ctx, script).Result()
+}
+
+func (c *kitClient) EvalSha(ctx context.Context, sha1 string, keys []string, args ...interface{}) (interface{}, error) { // want EvalSha:`keyWrapper\(EVALSHA "<keys...>" script \$1\)`
+	return c.universal.EvalSha(ctx, sha1, keys, args...).Result()
+}
+
+type rateLimiter struct {
+	kit *kitClient
+	sha string // loaded at start-up
+}
+
+func (l *rateLimiter) allow(ctx context.Context, user string) (interface{}, error) {
+	return l.kit.EvalSha(ctx, l.sha, []string{"rate:" + user, "rate:" + user + ":ts"}, 10) // want `EVALSHA \(through EvalSha at evalshadigest.go:\d+\) keys "rate:<user>" .* and "rate:<user>:ts" .* hash to different slots`
+}
+
+func (l *rateLimiter) allowFixed(ctx context.Context, user string) (interface{}, error) {
+	return l.kit.EvalSha(ctx, l.sha, []string{"rate:{" + user + "}", "rate:{" + user + "}:ts"}, 10)
+}
+
+// A digest handed in as a parameter, run on the client itself.
+func runDigest(ctx context.Context, rdb *redis.ClusterClient, sha, order string) error {
+	return rdb.EvalSha(ctx, sha, []string{"order:" + order, "stock:" + order}).Err() // want `EVALSHA keys "order:<order>" .* and "stock:<order>" .* hash to different slots`
+}
+
+func runDigestFixed(ctx context.Context, rdb *redis.ClusterClient, sha, order string) error {
+	return rdb.EvalSha(ctx, sha, []string{"order:{" + order + "}", "stock:{" + order + "}"}).Err()
+}
+
+// A caller that hands runDigest the digest of the package's own script:
+// the script is checked here with runDigest's keys, which were checked
+// in runDigest, not again here.
+func settle(ctx context.Context, rdb *redis.ClusterClient) {
+	runDigest(ctx, rdb, incrSHA, "o1") // want `script incrSrc line 1: redis.call\("INCR", "counter:total"\) touches a key not declared in KEYS` `script incrSrc: the call passes 2 keys but the script never reads KEYS\[2\] \("stock:o1"\)`
+}

@@ -88,3 +88,82 @@ func (q *Queue) Redirect(name string) { q.dst = "q:" + name + ":dead" }
 func (q *Queue) Shift(ctx context.Context) {
 	q.rdb.LMove(ctx, q.src, q.dst, "LEFT", "RIGHT") // want `LMOVE keys "q:\{<name>\}:in" .* and "q:<name>:dead" .* may hash to different slots`
 }
+
+// Origin: the queue of a go-redis job runner (a Queue made FromClient with
+// its name and the names built from it, as in the queue packages of many
+// services): one field holds the name as it is, another the name inside a
+// hashtag. They hold one value: keys built from the two share its slot.
+type Jobs struct {
+	rdb    *redis.ClusterClient
+	prefix string
+	queue  string
+}
+
+func NewJobs(rdb *redis.ClusterClient, p string) *Jobs {
+	return &Jobs{rdb: rdb, prefix: p, queue: "{" + p + "}"}
+}
+
+func (j *Jobs) Move(ctx context.Context) {
+	j.rdb.LMove(ctx, j.queue+":pending", "{"+j.prefix+"}:active", "LEFT", "RIGHT")
+}
+
+// Two fields of one stream assigned one by one from the same name, each
+// inside the hashtag (the shape of a stream consumer's key and ack key).
+type Stream struct {
+	rdb    *redis.ClusterClient
+	key    string
+	ackKey string
+}
+
+func NewStream(rdb *redis.ClusterClient, name string) *Stream {
+	s := &Stream{rdb: rdb}
+	s.key = "{" + name + "}:q"
+	s.ackKey = "{" + name + "}:ack"
+	return s
+}
+
+func (s *Stream) Ack(ctx context.Context, id string) {
+	s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.XAck(ctx, s.key, "g", id)
+		p.SAdd(ctx, s.ackKey, id)
+		return nil
+	})
+}
+
+// The bad form: the two fields come from two different parameters.
+type Pair struct {
+	rdb   *redis.ClusterClient
+	key   string
+	other string
+}
+
+func NewPair(rdb *redis.ClusterClient, name, group string) *Pair {
+	s := &Pair{rdb: rdb}
+	s.key = "{" + name + "}:q"
+	s.other = "{" + group + "}:ack"
+	return s
+}
+
+func (s *Pair) Ack(ctx context.Context, id string) {
+	s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "\{<name>\}:q" .* and "\{<group>\}:ack" .* may hash to different slots`
+		p.XAck(ctx, s.key, "g", id)
+		p.SAdd(ctx, s.other, id)
+		return nil
+	})
+}
+
+// The bad form of Jobs: the name and the hashtagged queue come from two
+// parameters.
+type JobsOf struct {
+	rdb    *redis.ClusterClient
+	prefix string
+	queue  string
+}
+
+func NewJobsOf(rdb *redis.ClusterClient, p, q string) *JobsOf {
+	return &JobsOf{rdb: rdb, prefix: p, queue: "{" + q + "}"}
+}
+
+func (j *JobsOf) Move(ctx context.Context) {
+	j.rdb.LMove(ctx, j.queue+":pending", "{"+j.prefix+"}:active", "LEFT", "RIGHT") // want `LMOVE keys "\{<q>\}:pending" .* and "\{<.*>\}:active" .* may hash to different slots`
+}

@@ -1,0 +1,7 @@
+-- KEYS[1] the code of a phone, ARGV[1] the code, ARGV[2] its TTL
+local cnt = redis.call("INCR", "code:sent:total")
+if redis.call("TTL", KEYS[1]) > 540 then
+  return -1
+end
+redis.call("SET", KEYS[1], ARGV[1], "EX", ARGV[2])
+return cnt
