@@ -86,6 +86,10 @@ type Engine struct {
 	// only the keys that functions return and variables hold are followed,
 	// for importers.
 	sends bool
+	// ssaL is the package's SSA form, built on first need (ssa.go);
+	// ssaFailed is true when it could not be.
+	ssaL      *ssaLayer
+	ssaFailed bool
 }
 
 // ForPass returns the engine of an analysis pass.

@@ -205,11 +205,7 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 	for _, el := range sl.elems {
 		groups = append(groups, el.alts)
 		if el.many {
-			var again Group
-			for _, a := range el.alts {
-				again = append(again, Value{e.vary(a.Key), a.Pos})
-			}
-			groups = append(groups, again)
+			groups = append(groups, e.again(el))
 		}
 	}
 	return groups, sl.open

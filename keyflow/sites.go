@@ -211,9 +211,13 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 			// Do(ctx, args...) of the function's own variadic arguments:
 			// its callers name the command.
 			if site.rawParam = g.rawParamOf(e, call, m); site.rawParam == 0 {
-				return
+				// Do(ctx, args...) of a slice the function builds.
+				if !g.rawSpread(e, site) {
+					return
+				}
+			} else {
+				site.Name = fn.Name()
 			}
-			site.Name = fn.Name()
 		}
 	case ruleset.KindSend:
 		if !g.send(s, site) {
@@ -406,6 +410,13 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
 			sl := e.slice(arg)
+			if sl.open || !sliceShaped(sl) {
+				// The syntax tree lost the slice, or its elements: the SSA
+				// form may not.
+				if ssl, ok := g.ssaSlice(e, arg); ok {
+					sl = ssl
+				}
+			}
 			open = open || sl.open
 			elems := sl.elems
 			if sel.Half {
@@ -419,12 +430,7 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 				el := elems[i]
 				groups = append(groups, el.alts)
 				if el.many {
-					// Another iteration of the loop that built it.
-					var again Group
-					for _, a := range el.alts {
-						again = append(again, Value{e.vary(a.Key), a.Pos})
-					}
-					groups = append(groups, again)
+					groups = append(groups, e.again(el))
 				}
 			}
 		default:

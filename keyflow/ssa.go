@@ -1,0 +1,858 @@
+package keyflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The value layer on SSA: where the syntax tree alone loses a collection
+// of keys, the SSA form of the package follows it the way Go moves it. A
+// slice made with make and filled by index in a loop, an []interface{} or
+// a slice type of a client (redigo's redis.Args) grown by append in a
+// range and spread into a call, the reply of a command that lists keys
+// (SCAN, KEYS) and its iterator, and values carried in structs over a
+// channel of the package are collections: their elements, each with the
+// values the evaluator of the function that built it gives, and whether
+// one element stands for any number of them (built in a loop, received
+// from a channel).
+//
+// The SSA form is built once per engine, only for a package that can send
+// commands and only when the syntax tree gives up on a collection, from
+// the Config's files and types as x/tools' buildssa builds it, with debug
+// references, which tie each expression to its SSA value and back.
+
+// ssaLayer is the SSA form of the engine's package and its indexes.
+type ssaLayer struct {
+	g *Engine
+	// valueOf maps expressions to their SSA values, exprOf values to the
+	// first expression that gave them.
+	valueOf map[ast.Expr]ssa.Value
+	exprOf  map[ssa.Value]ast.Expr
+	// evals are the evaluators of the functions that build elements.
+	evals map[*ast.FuncDecl]*evaluator
+	// sends are the values sent on the package's channels; nil until
+	// chanSends scans the package.
+	sends []*ssa.Send
+	// loops caches the blocks of each function that lie on a cycle.
+	loops map[*ssa.Function]map[*ssa.BasicBlock]bool
+}
+
+// ssaForm returns the SSA layer of the engine's package, building it on
+// first use; nil where the package cannot send commands, is a client
+// library's own, or SSA cannot be built.
+func (g *Engine) ssaForm() *ssaLayer {
+	if !g.sends || g.ssaFailed || g.IsClientPackage(g.pkg) {
+		return nil
+	}
+	if g.ssaL != nil {
+		return g.ssaL
+	}
+	l, err := buildSSA(g)
+	if err != nil {
+		g.ssaFailed = true
+		return nil
+	}
+	g.ssaL = l
+	return l
+}
+
+// buildSSA builds the package's SSA form with debug references. A panic
+// of the builder, on code it does not expect, leaves the syntax tree's
+// answers alone.
+func buildSSA(g *Engine) (l *ssaLayer, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("building SSA: %v", r)
+		}
+	}()
+	prog := ssa.NewProgram(g.fset, ssa.GlobalDebug)
+	created := map[*types.Package]bool{}
+	var create func(p *types.Package)
+	create = func(p *types.Package) {
+		if created[p] {
+			return
+		}
+		created[p] = true
+		prog.CreatePackage(p, nil, nil, true)
+		for _, imp := range p.Imports() {
+			create(imp)
+		}
+	}
+	for _, p := range g.pkg.Imports() {
+		create(p)
+	}
+	pkg := prog.CreatePackage(g.pkg, g.files, g.info, false)
+	pkg.Build()
+	l = &ssaLayer{
+		g:       g,
+		valueOf: map[ast.Expr]ssa.Value{},
+		exprOf:  map[ssa.Value]ast.Expr{},
+		evals:   map[*ast.FuncDecl]*evaluator{},
+		loops:   map[*ssa.Function]map[*ssa.BasicBlock]bool{},
+	}
+	for _, fn := range l.functions(pkg) {
+		for _, b := range fn.Blocks {
+			for _, ins := range b.Instrs {
+				ref, ok := ins.(*ssa.DebugRef)
+				if !ok || ref.IsAddr {
+					continue
+				}
+				if _, seen := l.valueOf[ref.Expr]; !seen {
+					l.valueOf[ref.Expr] = ref.X
+				}
+				if _, seen := l.exprOf[ref.X]; !seen {
+					l.exprOf[ref.X] = ref.Expr
+				}
+			}
+		}
+	}
+	return l, nil
+}
+
+// functions returns the package's functions with bodies, their function
+// literals included.
+func (l *ssaLayer) functions(pkg *ssa.Package) []*ssa.Function {
+	var out []*ssa.Function
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil || fn.Blocks == nil {
+			return
+		}
+		out = append(out, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, m := range pkg.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			add(m)
+		case *ssa.Type:
+			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+				mset := pkg.Prog.MethodSets.MethodSet(t)
+				for i := 0; i < mset.Len(); i++ {
+					if fn := pkg.Prog.MethodValue(mset.At(i)); fn != nil && fn.Pkg == pkg && fn.Synthetic == "" {
+						add(fn)
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *ssa.Function) int { return int(a.Pos() - b.Pos()) })
+	return slices.CompactFunc(out, func(a, b *ssa.Function) bool { return a == b })
+}
+
+// evaluator returns the evaluator of the function declaration that holds
+// fn: e itself when it is e's, else one made for it.
+func (l *ssaLayer) evaluator(e *evaluator, fn *ssa.Function) *evaluator {
+	for fn != nil && fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return nil
+	}
+	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok {
+		return nil
+	}
+	if e != nil && e.decl == decl {
+		return e
+	}
+	if ev := l.evals[decl]; ev != nil {
+		return ev
+	}
+	ev := newEvaluator(l.g, decl)
+	l.evals[decl] = ev
+	return ev
+}
+
+// inLoop reports whether a block lies on a cycle of its function.
+func (l *ssaLayer) inLoop(b *ssa.BasicBlock) bool {
+	fn := b.Parent()
+	m := l.loops[fn]
+	if m == nil {
+		m = map[*ssa.BasicBlock]bool{}
+		for _, start := range fn.Blocks {
+			seen := map[*ssa.BasicBlock]bool{}
+			stack := slices.Clone(start.Succs)
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if x == start {
+					m[start] = true
+					break
+				}
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				stack = append(stack, x.Succs...)
+			}
+		}
+		l.loops[fn] = m
+	}
+	return m[b]
+}
+
+// An sElem is one element of a collection: the SSA value it holds, or the
+// keys it stands for (a SCAN reply's); many when it stands for any number
+// of elements, varying those of its values that a loop, a call or a send
+// sets.
+type sElem struct {
+	v    ssa.Value
+	keys []Value
+	many bool
+	// sent is true for an element received from a channel: each send may
+	// carry another value, parameters and loop variables of the sender
+	// alike.
+	sent bool
+}
+
+// A coll is what the SSA layer knows of a collection.
+type coll struct {
+	elems []sElem
+	open  bool
+	// cyc are the phis and cells being walked that the walk met again: the
+	// elements seen since are added at every turn of a loop.
+	cyc []ssa.Value
+}
+
+func (c *coll) add(o coll) {
+	c.open = c.open || o.open
+	for _, x := range o.cyc {
+		if !slices.Contains(c.cyc, x) {
+			c.cyc = append(c.cyc, x)
+		}
+	}
+	for _, el := range o.elems {
+		if el.v != nil && slices.ContainsFunc(c.elems, func(x sElem) bool { return x.v == el.v }) {
+			continue
+		}
+		c.elems = append(c.elems, el)
+	}
+}
+
+// maxElems bounds the elements of one collection.
+const maxElems = 16
+
+// A walker follows one collection through SSA values.
+type walker struct {
+	l    *ssaLayer
+	busy map[ssa.Value]bool
+}
+
+// collection returns the elements of a slice value.
+func (w *walker) collection(v ssa.Value, depth int) coll {
+	if w.busy[v] {
+		return coll{cyc: []ssa.Value{v}}
+	}
+	if depth > 24 {
+		return coll{open: true}
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.IsNil() {
+			return coll{}
+		}
+	case *ssa.Slice:
+		return w.collection(v.X, depth+1)
+	case *ssa.ChangeType:
+		return w.collection(v.X, depth+1)
+	case *ssa.Convert:
+		return w.collection(v.X, depth+1)
+	case *ssa.Alloc:
+		if _, ok := deref(v.Type()).Underlying().(*types.Array); ok {
+			return w.filled(v, depth)
+		}
+		return w.cell(v, depth)
+	case *ssa.MakeSlice:
+		return w.filled(v, depth)
+	case *ssa.Phi:
+		w.busy[v] = true
+		defer delete(w.busy, v)
+		var out coll
+		for _, edge := range v.Edges {
+			out.add(around(w.collection(edge, depth+1), v))
+		}
+		return out
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			switch x := v.X.(type) {
+			case *ssa.Alloc:
+				return w.cell(x, depth)
+			case *ssa.FreeVar:
+				if a := w.l.binding(x); a != nil {
+					return w.cell(a, depth)
+				}
+			}
+		}
+	case *ssa.Call:
+		return w.call(v, depth)
+	case *ssa.Extract:
+		if keys, ok := w.l.listedKeys(v); ok {
+			return coll{elems: []sElem{{keys: keys, many: true}}}
+		}
+	}
+	return coll{open: true}
+}
+
+// around returns c, built from v itself: when it met v, a cycle, the
+// elements it adds are added again and again.
+func around(c coll, v ssa.Value) coll {
+	i := slices.Index(c.cyc, v)
+	if i < 0 {
+		return c
+	}
+	c.cyc = slices.Delete(slices.Clone(c.cyc), i, i+1)
+	for j := range c.elems {
+		c.elems[j].many = true
+	}
+	return c
+}
+
+// binding returns the cell that a closure's free variable captures, when
+// the closure is made once.
+func (l *ssaLayer) binding(fv *ssa.FreeVar) *ssa.Alloc {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 || fn.Parent() == nil {
+		return nil
+	}
+	var found *ssa.Alloc
+	for _, b := range fn.Parent().Blocks {
+		for _, ins := range b.Instrs {
+			mc, ok := ins.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+				continue
+			}
+			a, ok := mc.Bindings[i].(*ssa.Alloc)
+			if !ok || found != nil && found != a {
+				return nil
+			}
+			found = a
+		}
+	}
+	return found
+}
+
+// cell returns what a local variable that is not lifted, one a closure
+// captures, holds: every value stored in it.
+func (w *walker) cell(a *ssa.Alloc, depth int) coll {
+	if w.busy[a] {
+		return coll{cyc: []ssa.Value{a}}
+	}
+	w.busy[a] = true
+	defer delete(w.busy, a)
+	var out coll
+	for _, ref := range allRefs(a) {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != a {
+				continue
+			}
+			out.add(around(w.collection(r.Val, depth+1), a))
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure:
+		default:
+			out.open = true
+		}
+	}
+	return out
+}
+
+// allRefs returns the instructions that refer to v: its own referrers,
+// and for a cell captured by closures, those of the free variables bound
+// to it.
+func allRefs(v ssa.Value) []ssa.Instruction {
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	out := slices.Clone(*refs)
+	for _, r := range *refs {
+		mc, ok := r.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn := mc.Fn.(*ssa.Function)
+		for i, b := range mc.Bindings {
+			if b == v && i < len(fn.FreeVars) {
+				if fr := fn.FreeVars[i].Referrers(); fr != nil {
+					out = append(out, *fr...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// filled returns the elements of an array or a slice made with make: the
+// values stored at its indexes, in order of constant indexes; a value
+// stored at an index that is not a constant, or in a loop, stands for
+// many. copy into it adds the source's elements; handing it to a function
+// opens it.
+func (w *walker) filled(v ssa.Value, depth int) coll {
+	type stored struct {
+		idx  int64
+		elem sElem
+	}
+	var st []stored
+	var out coll
+	var visit func(x ssa.Value, refs []ssa.Instruction)
+	seen := map[ssa.Value]bool{}
+	visit = func(x ssa.Value, refs []ssa.Instruction) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, ref := range refs {
+			switch r := ref.(type) {
+			case *ssa.IndexAddr:
+				if r.X != x {
+					continue
+				}
+				for _, ir := range allRefs(r) {
+					s, ok := ir.(*ssa.Store)
+					if !ok || s.Addr != r {
+						continue
+					}
+					el := sElem{v: s.Val, many: w.l.inLoop(s.Block())}
+					idx := int64(-1)
+					if c, ok := r.Index.(*ssa.Const); ok && c.Value != nil {
+						if i, ok := constInt(c.Value); ok {
+							idx = i
+						}
+					}
+					if idx < 0 {
+						el.many = true
+						idx = 1 << 40
+					}
+					st = append(st, stored{idx, el})
+				}
+			case *ssa.Slice:
+				if r.X == x {
+					visit(r, allRefs(r))
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok {
+					switch b.Name() {
+					case "copy":
+						if len(r.Call.Args) == 2 && r.Call.Args[0] == x {
+							c := w.collection(r.Call.Args[1], depth+1)
+							for i := range c.elems {
+								c.elems[i].many = c.elems[i].many || w.l.inLoop(r.Block())
+							}
+							out.add(c)
+						}
+					case "append", "len", "cap":
+					default:
+						out.open = true
+					}
+					continue
+				}
+				if w.l.isKeySink(r) {
+					continue
+				}
+				out.open = true
+			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			default:
+				out.open = true
+			}
+		}
+	}
+	visit(v, allRefs(v))
+	slices.SortStableFunc(st, func(a, b stored) int {
+		switch {
+		case a.idx < b.idx:
+			return -1
+		case a.idx > b.idx:
+			return 1
+		}
+		return 0
+	})
+	var c coll
+	for i, s := range st {
+		if i > 0 && s.idx == st[i-1].idx && s.idx != 1<<40 {
+			// Stored twice at one index: which value is there depends on
+			// the order, which is not followed.
+			return coll{open: true}
+		}
+		c.elems = append(c.elems, s.elem)
+	}
+	c.add(out)
+	return c
+}
+
+// isKeySink reports whether a call hands a slice to a client method or a
+// function of the client's packages, which read it and do not fill it.
+func (l *ssaLayer) isKeySink(c *ssa.Call) bool {
+	if c.Call.IsInvoke() {
+		return l.g.IsClientPackage(c.Call.Method.Pkg()) || l.g.TypeRole(c.Call.Value.Type()) != ""
+	}
+	fn := c.Call.StaticCallee()
+	return fn != nil && l.g.IsClientPackage(fn.Pkg.Pkg)
+}
+
+// call returns the collection a call returns: append's, and that of a
+// method of a slice type that appends its variadic arguments to its
+// receiver and returns it (redigo's Args.Add).
+func (w *walker) call(v *ssa.Call, depth int) coll {
+	common := v.Call
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		if b.Name() != "append" || len(common.Args) != 2 {
+			return coll{open: true}
+		}
+		if isStringType(common.Args[1].Type()) {
+			return coll{open: true} // append([]byte, s...)
+		}
+		out := w.collection(common.Args[0], depth+1)
+		out.add(w.collection(common.Args[1], depth+1))
+		return out
+	}
+	if keys, ok := w.l.listedKeys(v); ok {
+		return coll{elems: []sElem{{keys: keys, many: true}}}
+	}
+	fn := common.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || !fn.Signature.Variadic() || len(common.Args) != 2 {
+		return coll{open: true}
+	}
+	recv := fn.Signature.Recv().Type()
+	if _, ok := recv.Underlying().(*types.Slice); !ok || fn.Signature.Results().Len() != 1 || !types.Identical(fn.Signature.Results().At(0).Type(), recv) {
+		return coll{open: true}
+	}
+	out := w.collection(common.Args[0], depth+1)
+	out.add(w.collection(common.Args[1], depth+1))
+	return out
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// ssaSlice returns the elements of the slice expression x, an argument of
+// a call in e's function, as the syntax tree's slice gives them; false
+// when the SSA layer does not see all of them either.
+func (g *Engine) ssaSlice(e *evaluator, x ast.Expr) (slice, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return slice{}, false
+	}
+	v := l.valueOf[ast.Unparen(x)]
+	if v == nil {
+		return slice{}, false
+	}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}}
+	c := w.collection(v, 0)
+	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems {
+		return slice{}, false
+	}
+	return l.slice(e, c), true
+}
+
+// slice turns a collection into the syntax tree's slice: each element's
+// values, and for one that stands for many, its values as another
+// iteration sees them, in again.
+func (l *ssaLayer) slice(e *evaluator, c coll) slice {
+	out := slice{open: c.open}
+	for _, el := range c.elems {
+		alts, ev := l.elemKeys(e, el)
+		out.elems = append(out.elems, elem{alts: alts, many: el.many, again: l.again(ev, el, alts)})
+	}
+	return out
+}
+
+// again returns the values of an element that stands for many as another
+// of them holds: the unknowns that its function's loops set (and, for a
+// value sent on a channel, its sender's parameters) differ.
+func (l *ssaLayer) again(ev *evaluator, el sElem, alts []Value) []Value {
+	if !el.many {
+		return nil
+	}
+	var out []Value
+	for _, a := range alts {
+		k := a.Key
+		if ev != nil {
+			k = ev.vary(k)
+		}
+		k = varyOthers(k, el.sent)
+		out = append(out, Value{k, a.Pos})
+	}
+	return out
+}
+
+// varyOthers returns k with the unknowns of a listing command's reply,
+// and for a value sent on a channel those of its sender's parameters, as
+// another element holds them.
+func varyOthers(k keyspace.Key, sent bool) keyspace.Key {
+	parts := make([]keyspace.Part, len(k.Parts))
+	for i, p := range k.Parts {
+		if p.Unknown && !strings.HasSuffix(p.ID, "'") && (strings.HasPrefix(p.ID, "reply@") || sent && strings.HasPrefix(p.ID, "$")) {
+			p.ID += "'"
+		}
+		parts[i] = p
+	}
+	return keyspace.Key{Parts: parts}
+}
+
+// elemKeys returns the values of one element, and the evaluator that gave
+// them.
+func (l *ssaLayer) elemKeys(e *evaluator, el sElem) ([]Value, *evaluator) {
+	if el.keys != nil {
+		return el.keys, nil
+	}
+	return l.valueKeys(e, el.v)
+}
+
+// valueKeys returns the values of a string SSA value: those of the
+// expression that gave it, by the evaluator of its function; a constant's
+// text; or the keys a listing command replies.
+func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
+		if s, ok := constString(c.Value); ok {
+			return []Value{{keyspace.Lit(s), c.Pos()}}, nil
+		}
+	}
+	if keys, ok := l.listedKeys(v); ok {
+		return keys, nil
+	}
+	if x := l.exprOf[v]; x != nil {
+		if ev := l.evaluator(e, v.Parent()); ev != nil {
+			return ev.keys(x), ev
+		}
+	}
+	return []Value{{keyspace.Unknown("", "?", false), v.Pos()}}, nil
+}
+
+// listedKeys returns the keys that a value holds when it is the reply of
+// a command that lists keys by a pattern (KEYS, SCAN): its Result's first
+// value, its Val, or the Val of its iterator. Each is one key that the
+// pattern matches: its literal text, with an unknown for each wildcard.
+func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
+	var cmd ssa.Value
+	switch x := v.(type) {
+	case *ssa.Extract:
+		call, ok := x.Tuple.(*ssa.Call)
+		if !ok || x.Index != 0 || methodName(call) != "Result" {
+			return nil, false
+		}
+		cmd = receiverOf(call)
+	case *ssa.Call:
+		if methodName(x) != "Val" {
+			return nil, false
+		}
+		cmd = receiverOf(x)
+		if it, ok := cmd.(*ssa.Call); ok && methodName(it) == "Iterator" {
+			cmd = receiverOf(it)
+		}
+	}
+	call, ok := cmd.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	return l.patternKeys(call)
+}
+
+// methodName returns the name of the method a call calls, or "".
+func methodName(c *ssa.Call) string {
+	if c.Call.IsInvoke() {
+		return c.Call.Method.Name()
+	}
+	if fn := c.Call.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+		return fn.Name()
+	}
+	return ""
+}
+
+// receiverOf returns the receiver of a method call.
+func receiverOf(c *ssa.Call) ssa.Value {
+	if c.Call.IsInvoke() {
+		return c.Call.Value
+	}
+	if len(c.Call.Args) > 0 {
+		return c.Call.Args[0]
+	}
+	return nil
+}
+
+// patternKeys returns the keys that a call of KEYS or SCAN lists: those
+// its constant pattern, the method's parameter named match or pattern,
+// matches.
+func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
+	x, ok := l.exprOf[call].(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	fn, m := l.g.Resolve(x)
+	if m == nil || (m.Command != "KEYS" && m.Command != "SCAN") {
+		return nil, false
+	}
+	params := fn.Signature().Params()
+	for i := 0; i < params.Len() && i < len(x.Args); i++ {
+		if name := params.At(i).Name(); name != "match" && name != "pattern" {
+			continue
+		}
+		tv := l.g.info.Types[x.Args[i]]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return nil, false
+		}
+		k, ok := globKey(constant.StringVal(tv.Value), fmt.Sprintf("reply@%d", x.Pos()))
+		if !ok {
+			return nil, false
+		}
+		return []Value{{k, x.Args[i].Pos()}}, true
+	}
+	return nil, false
+}
+
+// globKey returns the key that stands for those a glob pattern matches:
+// its text, with an unknown for each run of wildcards (*, ?, [...]). A
+// pattern with an escape, or none at all, gives none.
+func globKey(pat, id string) (keyspace.Key, bool) {
+	if pat == "" || strings.ContainsRune(pat, '\\') {
+		return keyspace.Key{}, false
+	}
+	var parts []keyspace.Key
+	n := 0
+	lit := 0
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		if c != '*' && c != '?' && c != '[' {
+			continue
+		}
+		if i > lit {
+			parts = append(parts, keyspace.Lit(pat[lit:i]))
+		}
+		if c == '[' {
+			j := strings.IndexByte(pat[i:], ']')
+			if j < 0 {
+				return keyspace.Key{}, false
+			}
+			i += j
+		}
+		for i+1 < len(pat) && (pat[i+1] == '*' || pat[i+1] == '?') {
+			i++
+		}
+		parts = append(parts, keyspace.Unknown(fmt.Sprintf("%s#%d", id, n), "*", false))
+		n++
+		lit = i + 1
+	}
+	if n == 0 {
+		return keyspace.Key{}, false
+	}
+	if lit < len(pat) {
+		parts = append(parts, keyspace.Lit(pat[lit:]))
+	}
+	return keyspace.Concat(parts...), true
+}
+
+// rawSpread resolves a raw call whose last argument spreads a slice that
+// the function builds, Do(ctx, args...) with args []interface{}{"DEL"}
+// grown by append, or redigo's Do("DEL", args...): the arguments before
+// the spread and the slice's elements are the command and its arguments,
+// an element that stands for many given twice, as two iterations of its
+// loop add it. It reports false when the command's name or where its keys
+// fall is not known.
+func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
+	call, m := site.Call, site.Method
+	if m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
+		return false
+	}
+	type item struct {
+		alts []Value
+		text string
+	}
+	var items []item
+	for _, a := range call.Args[m.Args.Param : len(call.Args)-1] {
+		it := item{alts: e.keys(a)}
+		if tv := g.info.Types[a]; tv.Value != nil {
+			it.text, _ = constString(tv.Value)
+		}
+		items = append(items, it)
+	}
+	sl, ok := g.ssaSlice(e, call.Args[len(call.Args)-1])
+	if !ok || sl.open {
+		return false
+	}
+	var run []item // the elements of the last loop, given again after it
+	var again []item
+	flush := func() {
+		items = append(items, run...)
+		items = append(items, again...)
+		run, again = nil, nil
+	}
+	for _, el := range sl.elems {
+		it := item{alts: el.alts}
+		if len(el.alts) == 1 {
+			it.text, _ = el.alts[0].Key.Literal()
+		}
+		if !el.many {
+			flush()
+			items = append(items, it)
+			continue
+		}
+		run = append(run, it)
+		again = append(again, item{alts: e.again(el), text: it.text})
+	}
+	flush()
+	if len(items) == 0 || items[0].text == "" {
+		return false
+	}
+	argv := make([]string, len(items))
+	for i, it := range items {
+		argv[i] = it.text
+	}
+	cmd := g.rules.Command(argv[0])
+	if len(argv) > 1 && argv[1] != "" {
+		cmd = g.rules.Command(argv[0], argv[1])
+	}
+	if cmd == nil {
+		return false
+	}
+	pos, ok := cmd.KeyPositions(argv)
+	if !ok {
+		return false
+	}
+	site.Command = strings.ToUpper(argv[0])
+	site.Name = site.Command
+	for _, p := range pos {
+		if p < len(items) {
+			site.Keys = append(site.Keys, items[p].alts)
+		}
+	}
+	setFlags(site, cmd)
+	return true
+}
+
+// sliceShaped reports whether some element of a slice has a value with
+// literal text, placeholders aside: one the evaluator has seen built.
+func sliceShaped(s slice) bool {
+	for _, el := range s.elems {
+		for _, a := range Group(el.alts).WithoutPlaceholders() {
+			if HasShape(a.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
