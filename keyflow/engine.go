@@ -90,6 +90,9 @@ type Engine struct {
 	// ssaFailed is true when it could not be.
 	ssaL      *ssaLayer
 	ssaFailed bool
+	// againOf maps a key to its value in another element of the
+	// collection it came from, where the SSA layer knows it.
+	againOf map[string]keyspace.Key
 }
 
 // ForPass returns the engine of an analysis pass.

@@ -434,7 +434,7 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 				}
 			}
 		default:
-			groups = append(groups, e.keys(arg))
+			groups = append(groups, g.keyArg(e, arg))
 		}
 	}
 	return groups, open
@@ -774,8 +774,16 @@ func (g *Engine) finish(s *Func) {
 		}
 		keys := slices.Clone(tx.Watched)
 		for _, site := range tx.Sites {
-			if site.Tx == nil {
-				keys = append(keys, site.Keys...)
+			if site.Tx != nil {
+				continue
+			}
+			keys = append(keys, site.Keys...)
+			if g.repeats(s, tx, site) {
+				// Queued at each turn of a loop: the keys as another turn
+				// builds them are in the transaction too.
+				for _, grp := range site.Keys {
+					keys = append(keys, g.againGroup(s.e, grp))
+				}
 			}
 		}
 		tx.Site.Keys = keys

@@ -41,6 +41,8 @@ type ssaLayer struct {
 	// sends are the values sent on the package's channels; nil until
 	// chanSends scans the package.
 	sends []*ssa.Send
+	// funcs are the package's functions with bodies.
+	funcs []*ssa.Function
 	// loops caches the blocks of each function that lie on a cycle.
 	loops map[*ssa.Function]map[*ssa.BasicBlock]bool
 }
@@ -98,7 +100,8 @@ func buildSSA(g *Engine) (l *ssaLayer, err error) {
 		evals:   map[*ast.FuncDecl]*evaluator{},
 		loops:   map[*ssa.Function]map[*ssa.BasicBlock]bool{},
 	}
-	for _, fn := range l.functions(pkg) {
+	l.funcs = l.functions(pkg)
+	for _, fn := range l.funcs {
 		for _, b := range fn.Blocks {
 			for _, ins := range b.Instrs {
 				ref, ok := ins.(*ssa.DebugRef)
@@ -850,6 +853,254 @@ func sliceShaped(s slice) bool {
 	for _, el := range s.elems {
 		for _, a := range Group(el.alts).WithoutPlaceholders() {
 			if HasShape(a.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyArg returns the values of a key argument. One that the evaluator
+// sees only as an unknown field of a local struct (o.key) may be a field
+// of structs sent on a channel of the package: the SSA layer gives the
+// values the senders put there.
+func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
+	alts := e.keys(x)
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok || shaped(alts) {
+		return alts
+	}
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || e.localVar(id) == nil {
+		return alts
+	}
+	if sent, ok := g.ssaFieldKeys(e, sel); ok {
+		return sent
+	}
+	return alts
+}
+
+// shaped reports whether some value, placeholders aside, has literal text.
+func shaped(alts []Value) bool {
+	for _, a := range Group(alts).WithoutPlaceholders() {
+		if HasShape(a.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// ssaFieldKeys returns the values of x.f where x is a struct received
+// from a channel of the package, directly or through a slice of them:
+// what every send on a channel of that type puts in f.
+func (g *Engine) ssaFieldKeys(e *evaluator, x *ast.SelectorExpr) ([]Value, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return nil, false
+	}
+	var base ssa.Value
+	field := -1
+	switch v := l.valueOf[x].(type) {
+	case *ssa.Field:
+		base, field = v.X, v.Field
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			base, field = fa.X, fa.Field
+		}
+	}
+	if base == nil {
+		return nil, false
+	}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}}
+	var out []Value
+	for _, src := range w.structs(base, false, 0) {
+		if !src.sent {
+			// Only values carried over a channel: a struct built in sight
+			// is the evaluator's.
+			return nil, false
+		}
+		fv := l.fieldValue(src.v, field)
+		if fv == nil {
+			return nil, false
+		}
+		alts, ev := l.valueKeys(e, fv)
+		if !shaped(alts) {
+			return nil, false
+		}
+		for i, again := range l.again(ev, sElem{many: true, sent: true}, alts) {
+			g.noteAgain(alts[i].Key, again.Key)
+		}
+		out = append(out, alts...)
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return nil, false
+	}
+	return out, true
+}
+
+// structs returns where the structs that v holds were built (the cells
+// of their composite literals), through channels of the package, slices,
+// phis and closures' cells; sent marks those received from a channel.
+func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
+	if depth > 16 || w.busy[v] {
+		return nil
+	}
+	w.busy[v] = true
+	defer delete(w.busy, v)
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return []sElem{{v: x, sent: sent}}
+	case *ssa.Extract:
+		if r, ok := x.Tuple.(*ssa.UnOp); ok && r.Op == token.ARROW && x.Index == 0 {
+			return w.received(r, depth)
+		}
+	case *ssa.UnOp:
+		switch x.Op {
+		case token.ARROW:
+			return w.received(x, depth)
+		case token.MUL:
+			switch a := x.X.(type) {
+			case *ssa.Alloc:
+				if _, ok := deref(a.Type()).Underlying().(*types.Struct); ok {
+					return []sElem{{v: a, sent: sent}}
+				}
+			case *ssa.IndexAddr:
+				return w.elemStructs(a.X, sent, depth)
+			}
+		}
+	case *ssa.Index:
+		return w.elemStructs(x.X, sent, depth)
+	case *ssa.Phi:
+		var out []sElem
+		for _, edge := range x.Edges {
+			out = append(out, w.structs(edge, sent, depth+1)...)
+		}
+		return out
+	}
+	return []sElem{{v: nil}}
+}
+
+// elemStructs returns the structs that a slice's elements hold.
+func (w *walker) elemStructs(sl ssa.Value, sent bool, depth int) []sElem {
+	c := w.collection(sl, depth+1)
+	if c.open {
+		return []sElem{{v: nil}}
+	}
+	var out []sElem
+	for _, el := range c.elems {
+		if el.v == nil {
+			return []sElem{{v: nil}}
+		}
+		out = append(out, w.structs(el.v, sent, depth+1)...)
+	}
+	return out
+}
+
+// received returns the structs sent on every channel of the package of
+// the type that r receives from.
+func (w *walker) received(r *ssa.UnOp, depth int) []sElem {
+	ch, ok := r.X.Type().Underlying().(*types.Chan)
+	if !ok {
+		return []sElem{{v: nil}}
+	}
+	var out []sElem
+	for _, s := range w.l.chanSends() {
+		if sc, ok := s.Chan.Type().Underlying().(*types.Chan); ok && types.Identical(sc.Elem(), ch.Elem()) {
+			out = append(out, w.structs(s.X, true, depth+1)...)
+		}
+	}
+	if len(out) == 0 {
+		return []sElem{{v: nil}}
+	}
+	return out
+}
+
+// chanSends returns the package's channel sends.
+func (l *ssaLayer) chanSends() []*ssa.Send {
+	if l.sends != nil {
+		return l.sends
+	}
+	l.sends = []*ssa.Send{}
+	for _, fn := range l.funcs {
+		for _, b := range fn.Blocks {
+			for _, ins := range b.Instrs {
+				if s, ok := ins.(*ssa.Send); ok {
+					l.sends = append(l.sends, s)
+				}
+			}
+		}
+	}
+	return l.sends
+}
+
+// fieldValue returns the value stored once in field i of a struct's cell.
+func (l *ssaLayer) fieldValue(cell ssa.Value, i int) ssa.Value {
+	if cell == nil {
+		return nil
+	}
+	var found ssa.Value
+	for _, ref := range allRefs(cell) {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != cell || fa.Field != i {
+			continue
+		}
+		for _, r := range allRefs(fa) {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+				if found != nil {
+					return nil
+				}
+				found = st.Val
+			}
+		}
+	}
+	return found
+}
+
+// noteAgain records the value that another element of a collection holds
+// where one holds k, when the SSA layer knows it (a value sent on a
+// channel); againGroup reads it.
+func (g *Engine) noteAgain(k, again keyspace.Key) {
+	if g.againOf == nil {
+		g.againOf = map[string]keyspace.Key{}
+	}
+	g.againOf[keyIdentity(k)] = again
+}
+
+// keyIdentity is a key's text with its unknowns' identities.
+func keyIdentity(k keyspace.Key) string {
+	var b strings.Builder
+	for _, p := range k.Parts {
+		if p.Unknown {
+			fmt.Fprintf(&b, "<%s>", p.ID)
+		} else {
+			b.WriteString(p.Lit)
+		}
+	}
+	return b.String()
+}
+
+// againGroup returns a key group as another turn of a loop sees it.
+func (g *Engine) againGroup(e *evaluator, grp Group) Group {
+	out := make(Group, len(grp))
+	for i, v := range grp {
+		if k, ok := g.againOf[keyIdentity(v.Key)]; ok {
+			out[i] = Value{k, v.Pos}
+			continue
+		}
+		out[i] = Value{e.vary(v.Key), v.Pos}
+	}
+	return out
+}
+
+// repeats reports whether a command of a transaction's function is sent
+// at each turn of a loop inside that function.
+func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
+	if tx.Lit == nil || s.e == nil || s.e.decl == nil {
+		return false
+	}
+	for _, n := range s.e.pathTo(site.Call.Pos()) {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() > tx.Lit.Pos() && n.End() <= tx.Lit.End() {
 				return true
 			}
 		}
