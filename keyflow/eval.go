@@ -211,6 +211,13 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 				}
 				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop})
 			}
+		case *ast.IncDecStmt:
+			// i++ sets i to what the evaluator does not follow.
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v := e.localVar(id); v != nil {
+					e.defs[v] = append(e.defs[v], def{pos: id.Pos(), inLoop: inLoop})
+				}
+			}
 		case *ast.UnaryExpr:
 			// &x lets anything change x.
 			if n.Op == token.AND {

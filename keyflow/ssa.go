@@ -3,7 +3,6 @@ package keyflow
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -699,8 +698,8 @@ func receiverOf(c *ssa.Call) ssa.Value {
 }
 
 // patternKeys returns the keys that a call of KEYS or SCAN lists: those
-// its constant pattern, the method's parameter named match or pattern,
-// matches.
+// its pattern, the method's parameter named match or pattern, matches, as
+// the evaluator of the call's function gives the pattern.
 func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 	x, ok := l.exprOf[call].(*ast.CallExpr)
 	if !ok {
@@ -710,63 +709,73 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 	if m == nil || (m.Command != "KEYS" && m.Command != "SCAN") {
 		return nil, false
 	}
+	ev := l.evaluator(nil, call.Parent())
+	if ev == nil {
+		return nil, false
+	}
 	params := fn.Signature().Params()
 	for i := 0; i < params.Len() && i < len(x.Args); i++ {
 		if name := params.At(i).Name(); name != "match" && name != "pattern" {
 			continue
 		}
-		tv := l.g.info.Types[x.Args[i]]
-		if tv.Value == nil || tv.Value.Kind() != constant.String {
-			return nil, false
+		var out []Value
+		for n, alt := range ev.keys(x.Args[i]) {
+			k, ok := globKey(alt.Key, fmt.Sprintf("reply@%d#%d", x.Pos(), n))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, Value{k, x.Args[i].Pos()})
 		}
-		k, ok := globKey(constant.StringVal(tv.Value), fmt.Sprintf("reply@%d", x.Pos()))
-		if !ok {
-			return nil, false
-		}
-		return []Value{{k, x.Args[i].Pos()}}, true
+		return out, len(out) > 0
 	}
 	return nil, false
 }
 
 // globKey returns the key that stands for those a glob pattern matches:
-// its text, with an unknown for each run of wildcards (*, ?, [...]). A
-// pattern with an escape, or none at all, gives none.
-func globKey(pat, id string) (keyspace.Key, bool) {
-	if pat == "" || strings.ContainsRune(pat, '\\') {
-		return keyspace.Key{}, false
-	}
+// its literal text, with an unknown for each run of wildcards (*, ?,
+// [...]); the pattern's unknown parts stay unknown. A pattern with an
+// escape, or no literal text, gives none.
+func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
 	var parts []keyspace.Key
 	n := 0
-	lit := 0
-	for i := 0; i < len(pat); i++ {
-		c := pat[i]
-		if c != '*' && c != '?' && c != '[' {
+	for _, p := range pat.Parts {
+		if p.Unknown {
+			parts = append(parts, keyspace.Key{Parts: []keyspace.Part{p}})
 			continue
 		}
-		if i > lit {
-			parts = append(parts, keyspace.Lit(pat[lit:i]))
+		text := p.Lit
+		if strings.ContainsRune(text, '\\') {
+			return keyspace.Key{}, false
 		}
-		if c == '[' {
-			j := strings.IndexByte(pat[i:], ']')
-			if j < 0 {
-				return keyspace.Key{}, false
+		lit := 0
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c != '*' && c != '?' && c != '[' {
+				continue
 			}
-			i += j
+			if i > lit {
+				parts = append(parts, keyspace.Lit(text[lit:i]))
+			}
+			if c == '[' {
+				j := strings.IndexByte(text[i:], ']')
+				if j < 0 {
+					return keyspace.Key{}, false
+				}
+				i += j
+			}
+			for i+1 < len(text) && (text[i+1] == '*' || text[i+1] == '?') {
+				i++
+			}
+			parts = append(parts, keyspace.Unknown(fmt.Sprintf("%s.%d", id, n), "*", false))
+			n++
+			lit = i + 1
 		}
-		for i+1 < len(pat) && (pat[i+1] == '*' || pat[i+1] == '?') {
-			i++
+		if lit < len(text) {
+			parts = append(parts, keyspace.Lit(text[lit:]))
 		}
-		parts = append(parts, keyspace.Unknown(fmt.Sprintf("%s#%d", id, n), "*", false))
-		n++
-		lit = i + 1
 	}
-	if n == 0 {
-		return keyspace.Key{}, false
-	}
-	if lit < len(pat) {
-		parts = append(parts, keyspace.Lit(pat[lit:]))
-	}
-	return keyspace.Concat(parts...), true
+	k := keyspace.Concat(parts...)
+	return k, HasShape(k)
 }
 
 // rawSpread resolves a raw call whose last argument spreads a slice that
