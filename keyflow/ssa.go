@@ -931,14 +931,16 @@ func (g *Engine) ssaFieldKeys(e *evaluator, x *ast.SelectorExpr) ([]Value, bool)
 		if fv == nil {
 			return nil, false
 		}
-		alts, ev := l.valueKeys(e, fv)
-		if !shaped(alts) {
-			return nil, false
+		for _, fv := range l.callerValues(fv) {
+			alts, ev := l.valueKeys(e, fv)
+			if !shaped(alts) {
+				return nil, false
+			}
+			for i, again := range l.again(ev, sElem{many: true, sent: true}, alts) {
+				g.noteAgain(alts[i].Key, again.Key)
+			}
+			out = append(out, alts...)
 		}
-		for i, again := range l.again(ev, sElem{many: true, sent: true}, alts) {
-			g.noteAgain(alts[i].Key, again.Key)
-		}
-		out = append(out, alts...)
 	}
 	if len(out) == 0 || len(out) > maxAlts {
 		return nil, false
@@ -960,12 +962,26 @@ func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
 		return []sElem{{v: x, sent: sent}}
 	case *ssa.Extract:
 		if r, ok := x.Tuple.(*ssa.UnOp); ok && r.Op == token.ARROW && x.Index == 0 {
-			return w.received(r, depth)
+			return w.received(r.X, depth)
+		}
+		if sel, ok := x.Tuple.(*ssa.Select); ok && x.Index >= 2 {
+			// A select's tuple: the case chosen, recvOk, then one value
+			// for each receiving case, in order.
+			n := x.Index - 2
+			for _, st := range sel.States {
+				if st.Dir != types.RecvOnly {
+					continue
+				}
+				if n == 0 {
+					return w.received(st.Chan, depth)
+				}
+				n--
+			}
 		}
 	case *ssa.UnOp:
 		switch x.Op {
 		case token.ARROW:
-			return w.received(x, depth)
+			return w.received(x.X, depth)
 		case token.MUL:
 			switch a := x.X.(type) {
 			case *ssa.Alloc:
@@ -1005,9 +1021,9 @@ func (w *walker) elemStructs(sl ssa.Value, sent bool, depth int) []sElem {
 }
 
 // received returns the structs sent on every channel of the package of
-// the type that r receives from.
-func (w *walker) received(r *ssa.UnOp, depth int) []sElem {
-	ch, ok := r.X.Type().Underlying().(*types.Chan)
+// the type of the channel ch.
+func (w *walker) received(chv ssa.Value, depth int) []sElem {
+	ch, ok := chv.Type().Underlying().(*types.Chan)
 	if !ok {
 		return []sElem{{v: nil}}
 	}
@@ -1101,18 +1117,100 @@ func (g *Engine) againGroup(e *evaluator, grp Group) Group {
 }
 
 // repeats reports whether a command of a transaction's function is sent
-// at each turn of a loop inside that function.
+// at each turn of a loop inside that function on the one transaction: a
+// loop inside the function given to TxPipelined, or one around a command
+// queued on a TxPipeline kept in a variable, when the pipeline is made
+// outside the loop or on another branch of it (a select's case that
+// sends it and makes the next).
 func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
-	if tx.Lit == nil || s.e == nil || s.e.decl == nil {
+	if s.e == nil || s.e.decl == nil {
 		return false
 	}
+	made := tx.Site.Call
 	for _, n := range s.e.pathTo(site.Call.Pos()) {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			continue
+		}
+		if tx.Lit != nil {
 			if n.Pos() > tx.Lit.Pos() && n.End() <= tx.Lit.End() {
 				return true
 			}
+			continue
+		}
+		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) {
+			return true
 		}
 	}
 	return false
+}
+
+// branchesApart reports whether two positions lie on different branches
+// of one if, switch or select: on one path, one runs and not the other.
+func branchesApart(e *evaluator, a, b token.Pos) bool {
+	pa, pb := e.pathTo(a), e.pathTo(b) // outermost first
+	for i := len(pa) - 1; i >= 0; i-- {
+		n := pa[i]
+		if !slices.Contains(pb, n) {
+			continue
+		}
+		// The innermost node that holds both.
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			return within(n.Body, a) != within(n.Body, b)
+		case *ast.BlockStmt:
+			for _, st := range n.List {
+				switch st.(type) {
+				case *ast.CaseClause, *ast.CommClause:
+					if within(st, a) != within(st, b) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+func within(n ast.Node, pos token.Pos) bool { return n != nil && n.Pos() <= pos && pos < n.End() }
+
+// callerValues returns the values v stands for: v itself, or where v is a
+// parameter of a function of the package that the package calls by name
+// (a method that sends its key on a channel), the arguments of each call.
+func (l *ssaLayer) callerValues(v ssa.Value) []ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return []ssa.Value{v}
+	}
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	var out []ssa.Value
+	for _, caller := range l.funcs {
+		for _, b := range caller.Blocks {
+			for _, ins := range b.Instrs {
+				c, ok := ins.(ssa.CallInstruction)
+				if !ok || c.Common().StaticCallee() != fn || i >= len(c.Common().Args) {
+					continue
+				}
+				out = append(out, c.Common().Args[i])
+			}
+		}
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return []ssa.Value{v}
+	}
+	return out
 }
