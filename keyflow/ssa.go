@@ -592,13 +592,30 @@ func (l *ssaLayer) again(ev *evaluator, el sElem, alts []Value) []Value {
 	return out
 }
 
+// foreign returns values of another function as e's function sees them:
+// that function's parameters ("$0", "$recv") are not e's, and are named
+// after it ("save:$0").
+func foreign(alts []Value, fn string) []Value {
+	out := make([]Value, len(alts))
+	for i, a := range alts {
+		parts := slices.Clone(a.Key.Parts)
+		for j, p := range parts {
+			if p.Unknown && strings.HasPrefix(p.ID, "$") {
+				parts[j].ID = fn + ":" + p.ID
+			}
+		}
+		out[i] = Value{keyspace.Key{Parts: parts}, a.Pos}
+	}
+	return out
+}
+
 // varyOthers returns k with the unknowns of a listing command's reply,
 // and for a value sent on a channel those of its sender's parameters, as
 // another element holds them.
 func varyOthers(k keyspace.Key, sent bool) keyspace.Key {
 	parts := make([]keyspace.Part, len(k.Parts))
 	for i, p := range k.Parts {
-		if p.Unknown && !strings.HasSuffix(p.ID, "'") && (strings.HasPrefix(p.ID, "reply@") || sent && strings.HasPrefix(p.ID, "$")) {
+		if p.Unknown && !strings.HasSuffix(p.ID, "'") && (strings.HasPrefix(p.ID, "reply@") || sent && (strings.HasPrefix(p.ID, "$") || strings.Contains(p.ID, ":$"))) {
 			p.ID += "'"
 		}
 		parts[i] = p
@@ -640,7 +657,11 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 	}
 	if x := l.exprOf[v]; x != nil {
 		if ev := l.evaluator(e, v.Parent()); ev != nil {
-			return ev.keys(x), ev
+			alts := ev.keys(x)
+			if ev != e {
+				alts = foreign(alts, ev.decl.Name.Name)
+			}
+			return alts, ev
 		}
 	}
 	return []Value{{keyspace.Unknown("", "?", false), v.Pos()}}, nil
@@ -959,7 +980,7 @@ func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
 	defer delete(w.busy, v)
 	switch x := v.(type) {
 	case *ssa.Alloc:
-		return []sElem{{v: x, sent: sent}}
+		return w.cellStructs(x, sent, depth)
 	case *ssa.Extract:
 		if r, ok := x.Tuple.(*ssa.UnOp); ok && r.Op == token.ARROW && x.Index == 0 {
 			return w.received(r.X, depth)
@@ -986,7 +1007,7 @@ func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
 			switch a := x.X.(type) {
 			case *ssa.Alloc:
 				if _, ok := deref(a.Type()).Underlying().(*types.Struct); ok {
-					return []sElem{{v: a, sent: sent}}
+					return w.cellStructs(a, sent, depth)
 				}
 			case *ssa.IndexAddr:
 				return w.elemStructs(a.X, sent, depth)
@@ -1002,6 +1023,22 @@ func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
 		return out
 	}
 	return []sElem{{v: nil}}
+}
+
+// cellStructs returns where the struct in a cell was built: the cell
+// itself for a composite literal built in place, or what is stored in it
+// whole (op := <-ch, a variable whose address is taken).
+func (w *walker) cellStructs(a *ssa.Alloc, sent bool, depth int) []sElem {
+	var out []sElem
+	for _, ref := range allRefs(a) {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == a {
+			out = append(out, w.structs(st.Val, sent, depth+1)...)
+		}
+	}
+	if out == nil {
+		return []sElem{{v: a, sent: sent}}
+	}
+	return out
 }
 
 // elemStructs returns the structs that a slice's elements hold.
