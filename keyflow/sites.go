@@ -845,7 +845,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		return
 	}
 	site.Col, site.Chosen = Colocate(groups)
-	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) || ownConflict(groups) {
+	if site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) && !shapedByCallers(site.Chosen) || ownConflict(groups) {
 		return
 	}
 	site.Carried = true
@@ -902,6 +902,24 @@ func passesParam(keys []Value) bool {
 		}
 	}
 	return false
+}
+
+// shapedByCallers reports whether keys that show nothing of their slot
+// here, none with literal text, are built around a parameter of the
+// function: a prefix that its callers give, joined to each element of a
+// slice ("<prefix><id>"). The callers' values give them a shape, and
+// they are checked there.
+func shapedByCallers(keys []Value) bool {
+	param := false
+	for _, k := range keys {
+		if HasShape(k.Key) {
+			return false
+		}
+		for _, p := range k.Key.Parts {
+			param = param || p.Unknown && isParamID(p.ID)
+		}
+	}
+	return param
 }
 
 // ownConflict reports whether the keys that a function builds itself,
