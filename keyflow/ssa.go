@@ -459,7 +459,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					}
 					continue
 				}
-				if w.l.isKeySink(r) {
+				if w.l.isKeySink(r) || appendMethod(&r.Call) {
 					continue
 				}
 				out.open = true
@@ -521,17 +521,25 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 	if keys, ok := w.l.listedKeys(v); ok {
 		return coll{elems: []sElem{{keys: keys, many: true}}}
 	}
-	fn := common.StaticCallee()
-	if fn == nil || fn.Signature.Recv() == nil || !fn.Signature.Variadic() || len(common.Args) != 2 {
-		return coll{open: true}
-	}
-	recv := fn.Signature.Recv().Type()
-	if _, ok := recv.Underlying().(*types.Slice); !ok || fn.Signature.Results().Len() != 1 || !types.Identical(fn.Signature.Results().At(0).Type(), recv) {
+	if !appendMethod(&common) {
 		return coll{open: true}
 	}
 	out := w.collection(common.Args[0], depth+1)
 	out.add(w.collection(common.Args[1], depth+1))
 	return out
+}
+
+// appendMethod reports whether a call is of a method of a slice type
+// that takes ...E and returns its receiver's type: one that appends its
+// arguments to its receiver, as redigo's Args.Add does.
+func appendMethod(common *ssa.CallCommon) bool {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || !fn.Signature.Variadic() || len(common.Args) != 2 {
+		return false
+	}
+	recv := fn.Signature.Recv().Type()
+	_, ok := recv.Underlying().(*types.Slice)
+	return ok && fn.Signature.Results().Len() == 1 && types.Identical(fn.Signature.Results().At(0).Type(), recv)
 }
 
 func deref(t types.Type) types.Type {
