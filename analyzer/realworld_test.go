@@ -37,6 +37,11 @@ import (
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves
 //	  onekey       a key list sent whole only where it holds one key
+//	  filled       slices made and filled by index, []interface{} grown
+//	               in loops and spread into MSET or a raw Do
+//	  scanned      keys read back with SCAN, its iterator and KEYS
+//	  prefixed     a caller's prefix joined to each element of a slice
+//	  chankeys     keys sent in structs over a channel to a batcher
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -898,19 +898,23 @@ func sliceShaped(s slice) bool {
 	return false
 }
 
-// keyArg returns the values of a key argument. One that the evaluator
-// sees only as an unknown field of a local struct (o.key) may be a field
-// of structs sent on a channel of the package: the SSA layer gives the
-// values the senders put there.
+// keyArg returns the values of a key argument. A field of a local struct
+// (o.key) may be a field of structs sent on a channel of the package: the
+// SSA layer gives the values the senders on that channel put there.
 func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 	alts := e.keys(x)
 	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
-	if !ok || shaped(alts) {
+	if !ok {
 		return alts
 	}
 	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || e.localVar(id) == nil {
 		return alts
 	}
+	if s, ok := g.info.Selections[sel]; !ok || s.Kind() != types.FieldVal {
+		return alts
+	}
+	// What was sent on the channel the struct came from is more than what
+	// every writer of the field gives.
 	if sent, ok := g.ssaFieldKeys(e, sel); ok {
 		return sent
 	}
@@ -1072,16 +1076,48 @@ func (w *walker) received(chv ssa.Value, depth int) []sElem {
 	if !ok {
 		return []sElem{{v: nil}}
 	}
+	field := chanField(chv)
 	var out []sElem
 	for _, s := range w.l.chanSends() {
-		if sc, ok := s.Chan.Type().Underlying().(*types.Chan); ok && types.Identical(sc.Elem(), ch.Elem()) {
-			out = append(out, w.structs(s.X, true, depth+1)...)
+		sc, ok := s.Chan.Type().Underlying().(*types.Chan)
+		if !ok || !types.Identical(sc.Elem(), ch.Elem()) {
+			continue
 		}
+		if field != nil && chanField(s.Chan) != field {
+			// A channel kept in a struct field receives what is sent on
+			// that field, not on every channel of its type.
+			continue
+		}
+		out = append(out, w.structs(s.X, true, depth+1)...)
 	}
 	if len(out) == 0 {
 		return []sElem{{v: nil}}
 	}
 	return out
+}
+
+// chanField returns the struct field a channel value is read from
+// (b.batchChan), or nil.
+func chanField(v ssa.Value) *types.Var {
+	var st types.Type
+	var i int
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL {
+			return nil
+		}
+		st, i = deref(fa.X.Type()), fa.Field
+	case *ssa.Field:
+		st, i = x.X.Type(), x.Field
+	default:
+		return nil
+	}
+	s, ok := st.Underlying().(*types.Struct)
+	if !ok || i >= s.NumFields() {
+		return nil
+	}
+	return s.Field(i)
 }
 
 // chanSends returns the package's channel sends.

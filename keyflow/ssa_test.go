@@ -139,6 +139,41 @@ func send(ch chan op, user string) {
 		},
 	},
 	{
+		name: "ssa-channel-fields-apart",
+		src: `type op struct{ key string }
+
+type batcher struct {
+	rdb *redis.Client
+	ch  chan op
+}
+
+type other struct{ ch chan op }
+
+func (b *batcher) run(ctx context.Context) {
+	p := b.rdb.TxPipeline()
+	for o := range b.ch {
+		p.Incr(ctx, o.key)
+	}
+	p.Exec(ctx)
+}
+
+func (b *batcher) add(id string) { b.ch <- op{key: "{a}:" + id} }
+
+func (o *other) add(id string) { o.ch <- op{key: "{b}:" + id} }
+
+func f(b *batcher, o *other) {
+	b.add("1")
+	o.add("2")
+}`,
+		// A channel kept in a field receives what is sent on that field
+		// only, not on every channel of its type.
+		want: []string{
+			`run: MULTI/EXEC transaction ["{a}:<id>"] ["{a}:<id>"]`,
+			`run: INCR ["{a}:<id>"] queued @L1`,
+			`run: Exec queued @L1`,
+		},
+	},
+	{
 		name: "ssa-loop-counter",
 		src: `func f(ctx context.Context, rdb *redis.Client) {
 	var keys []string
