@@ -402,7 +402,7 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			groups, open = append(groups, keys...), open || o
 		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
 			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
-				groups = append(groups, e.keys(args[i]))
+				groups = append(groups, g.keyArg(e, args[i]))
 			}
 		case (sel.Variadic || sel.Slice) && !sel.Half && sel.Step <= 1 && e.spreadParam(arg) != "":
 			// keys ...string or keys []string of the function, passed on:

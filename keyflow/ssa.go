@@ -640,21 +640,26 @@ func (l *ssaLayer) elemKeys(e *evaluator, el sElem) ([]Value, *evaluator) {
 	return l.valueKeys(e, el.v)
 }
 
-// valueKeys returns the values of a string SSA value: those of the
-// expression that gave it, by the evaluator of its function; a constant's
-// text; or the keys a listing command replies.
-func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
+// unwrap returns the value that v converts to an interface or another
+// type of the same underlying type.
+func unwrap(v ssa.Value) ssa.Value {
 	for {
 		switch x := v.(type) {
 		case *ssa.MakeInterface:
 			v = x.X
-			continue
 		case *ssa.ChangeType:
 			v = x.X
-			continue
+		default:
+			return v
 		}
-		break
 	}
+}
+
+// valueKeys returns the values of a string SSA value: those of the
+// expression that gave it, by the evaluator of its function; a constant's
+// text; or the keys a listing command replies.
+func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
+	v = unwrap(v)
 	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
 		if s, ok := constString(c.Value); ok {
 			return []Value{{keyspace.Lit(s), c.Pos()}}, nil
@@ -898,11 +903,18 @@ func sliceShaped(s slice) bool {
 	return false
 }
 
-// keyArg returns the values of a key argument. A field of a local struct
+// keyArg returns the values of a key argument. A value of SCAN's iterator
+// is a key its pattern matches. A field of a local struct
 // (o.key) may be a field of structs sent on a channel of the package: the
 // SSA layer gives the values the senders on that channel put there.
 func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 	alts := e.keys(x)
+	if _, isCall := ast.Unparen(x).(*ast.CallExpr); isCall && !shaped(alts) {
+		// iter.Val() of SCAN's iterator: a key its pattern matches.
+		if keys, ok := g.listed(x); ok {
+			return keys
+		}
+	}
 	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
 	if !ok {
 		return alts
@@ -919,6 +931,28 @@ func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 		return sent
 	}
 	return alts
+}
+
+// listed returns the keys that x holds when it is a key of the reply of a
+// command that lists keys (listedKeys), each noted with its value as
+// another key of the reply holds it.
+func (g *Engine) listed(x ast.Expr) ([]Value, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return nil, false
+	}
+	v := l.valueOf[ast.Unparen(x)]
+	if v == nil {
+		return nil, false
+	}
+	keys, ok := l.listedKeys(v)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range keys {
+		g.noteAgain(k.Key, varyOthers(k.Key, false))
+	}
+	return keys, true
 }
 
 // shaped reports whether some value, placeholders aside, has literal text.
@@ -1261,17 +1295,7 @@ func within(n ast.Node, pos token.Pos) bool { return n != nil && n.Pos() <= pos 
 // parameter of a function of the package that the package calls by name
 // (a method that sends its key on a channel), the arguments of each call.
 func (l *ssaLayer) callerValues(v ssa.Value) []ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		}
-		break
-	}
+	v = unwrap(v)
 	p, ok := v.(*ssa.Parameter)
 	if !ok {
 		return []ssa.Value{v}

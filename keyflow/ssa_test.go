@@ -111,6 +111,35 @@ func f(ctx context.Context, rdb *redis.Client, ids []string) {
 		},
 	},
 	{
+		name: "ssa-scan-keys-to-script",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	keys := rdb.Keys(ctx, "lock:*").Val()
+	rdb.Eval(ctx, "for _, k in ipairs(KEYS) do redis.call('DEL', k) end", keys)
+}`,
+		want: []string{
+			`f: KEYS`,
+			`f: EVAL ["lock:<*>"] ["lock:<*>"] script "for _, k in ipairs(KEYS) do redis.call('DEL', k) end" keys 2 args 0`,
+		},
+	},
+	{
+		name: "ssa-scan-iterator-tx",
+		src: `func f(ctx context.Context, rdb *redis.Client) {
+	it := rdb.Scan(ctx, 0, "session:*", 0).Iterator()
+	pipe := rdb.TxPipeline()
+	for it.Next(ctx) {
+		pipe.Del(ctx, it.Val())
+	}
+	pipe.Exec(ctx)
+}`,
+		// Each turn queues another key the pattern matches.
+		want: []string{
+			`f: SCAN`,
+			`f: MULTI/EXEC transaction ["session:<*>"] ["session:<*>"]`,
+			`f: DEL ["session:<*>"] queued @L2`,
+			`f: Exec queued @L2`,
+		},
+	},
+	{
 		name: "ssa-channel-struct-tx",
 		src: `type op struct{ key, val string }
 
