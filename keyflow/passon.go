@@ -200,7 +200,7 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 	if p := e.spreadParam(arg); p != "" {
 		return []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
 	}
-	sl := e.slice(arg)
+	sl := g.keySlice(e, call, arg)
 	var groups []Group
 	for _, el := range sl.elems {
 		groups = append(groups, el.alts)

@@ -409,14 +409,7 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			// its callers' keys.
 			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
-			sl := e.slice(arg)
-			if sl.open || !sliceShaped(sl) {
-				// The syntax tree lost the slice, or its elements: the SSA
-				// form may not.
-				if ssl, ok := g.ssaSlice(e, arg); ok {
-					sl = ssl
-				}
-			}
+			sl := g.keySlice(e, call, arg)
 			open = open || sl.open
 			elems := sl.elems
 			if sel.Half {

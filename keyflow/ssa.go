@@ -249,6 +249,24 @@ const maxElems = 16
 type walker struct {
 	l    *ssaLayer
 	busy map[ssa.Value]bool
+	// at is the call the collection is an argument of: it reads the
+	// collection, whatever it calls.
+	at ssa.Instruction
+}
+
+// callAt returns the call instruction of fn that a call expression made.
+func (l *ssaLayer) callAt(fn *ssa.Function, call *ast.CallExpr) ssa.Instruction {
+	if fn == nil || call == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, ins := range b.Instrs {
+			if c, ok := ins.(ssa.CallInstruction); ok && c.Pos() == call.Lparen {
+				return ins
+			}
+		}
+	}
+	return nil
 }
 
 // collection returns the elements of a slice value.
@@ -459,7 +477,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					}
 					continue
 				}
-				if w.l.isKeySink(r) || appendMethod(&r.Call) {
+				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) {
 					continue
 				}
 				out.open = true
@@ -549,10 +567,23 @@ func deref(t types.Type) types.Type {
 	return t
 }
 
+// keySlice returns what is known of a slice of keys x, an argument of
+// call: the syntax tree's slice, or where it loses the slice or its
+// elements, the SSA form's.
+func (g *Engine) keySlice(e *evaluator, call *ast.CallExpr, x ast.Expr) slice {
+	sl := e.slice(x)
+	if sl.open || !sliceShaped(sl) {
+		if ssl, ok := g.ssaSlice(e, call, x); ok {
+			return ssl
+		}
+	}
+	return sl
+}
+
 // ssaSlice returns the elements of the slice expression x, an argument of
 // a call in e's function, as the syntax tree's slice gives them; false
 // when the SSA layer does not see all of them either.
-func (g *Engine) ssaSlice(e *evaluator, x ast.Expr) (slice, bool) {
+func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, bool) {
 	l := g.ssaForm()
 	if l == nil {
 		return slice{}, false
@@ -561,7 +592,7 @@ func (g *Engine) ssaSlice(e *evaluator, x ast.Expr) (slice, bool) {
 	if v == nil {
 		return slice{}, false
 	}
-	w := &walker{l: l, busy: map[ssa.Value]bool{}}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(v.Parent(), call)}
 	c := w.collection(v, 0)
 	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems {
 		return slice{}, false
@@ -836,7 +867,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 		items = append(items, it)
 	}
-	sl, ok := g.ssaSlice(e, call.Args[len(call.Args)-1])
+	sl, ok := g.ssaSlice(e, call, call.Args[len(call.Args)-1])
 	if !ok || sl.open {
 		return false
 	}

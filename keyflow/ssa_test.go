@@ -203,6 +203,25 @@ func f(b *batcher, o *other) {
 		},
 	},
 	{
+		name: "ssa-passed-to-wrapper",
+		src: `func del(ctx context.Context, rdb *redis.Client, keys ...string) {
+	rdb.Del(ctx, keys...)
+}
+
+func f(ctx context.Context, rdb *redis.Client, ids []string) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = "job:" + id
+	}
+	del(ctx, rdb, keys...)
+}`,
+		// A wrapper's caller's slice, filled by index.
+		want: []string{
+			`del: DEL ["<keys...>"] carried`,
+			`f: DEL (through del at p.go:19) ["job:<id>"] ["job:<id>"]`,
+		},
+	},
+	{
 		name: "ssa-loop-counter",
 		src: `func f(ctx context.Context, rdb *redis.Client) {
 	var keys []string
