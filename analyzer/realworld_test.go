@@ -42,6 +42,11 @@ import (
 //	               function builds, which may differ among themselves
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
+//	  filled       slices made and filled by index, []interface{} grown
+//	               in loops and spread into MSET or a raw Do
+//	  scanned      keys read back with SCAN, its iterator and KEYS
+//	  prefixed     a caller's prefix joined to each element of a slice
+//	  chankeys     keys sent in structs over a channel to a batcher
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

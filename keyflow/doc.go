@@ -40,7 +40,10 @@
 // every path to a use hides the variable's earlier values, and one after
 // a use outside loops and closures does not reach it. A call made only
 // where the code has found it is not on a cluster has no colocation
-// verdict (guard.go).
+// verdict (guard.go). Where the syntax tree loses a collection of keys (a
+// slice filled by index, an []interface{} spread into a raw command, the
+// reply of SCAN or KEYS, structs sent on a channel), the package's SSA
+// form, built on demand, follows it (ssa.go).
 //
 // Which types are clients, transactions and pipelines, which methods send
 // which commands and which arguments are keys all come from the rules

@@ -90,6 +90,13 @@ type Engine struct {
 	// only the keys that functions return and variables hold are followed,
 	// for importers.
 	sends bool
+	// ssaL is the package's SSA form, built on first need (ssa.go);
+	// ssaFailed is true when it could not be.
+	ssaL      *ssaLayer
+	ssaFailed bool
+	// againOf maps a key to its value in another element of the
+	// collection it came from, where the SSA layer knows it.
+	againOf map[string]keyspace.Key
 }
 
 // ForPass returns the engine of an analysis pass.

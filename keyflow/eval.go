@@ -28,6 +28,9 @@ const maxAlts = 8
 type elem struct {
 	alts []Value
 	many bool
+	// again are the values as another of the many elements holds them,
+	// when the SSA layer knows them; nil for the evaluator's vary.
+	again []Value
 }
 
 // A slice is what is known of a []string of keys.
@@ -207,6 +210,13 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 					rhs = zeroExpr
 				}
 				e.defs[v] = append(e.defs[v], def{rhs: rhs, pos: id.Pos(), inLoop: inLoop})
+			}
+		case *ast.IncDecStmt:
+			// i++ sets i to what the evaluator does not follow.
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v := e.localVar(id); v != nil {
+					e.defs[v] = append(e.defs[v], def{pos: id.Pos(), inLoop: inLoop})
+				}
 			}
 		case *ast.UnaryExpr:
 			// &x lets anything change x.
@@ -532,6 +542,19 @@ func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
 		parts[i] = p
 	}
 	return keyspace.Key{Parts: parts}
+}
+
+// again returns an element that stands for many as another iteration of
+// the loop that built it sees it.
+func (e *evaluator) again(el elem) Group {
+	if el.again != nil {
+		return el.again
+	}
+	var out Group
+	for _, a := range el.alts {
+		out = append(out, Value{e.vary(a.Key), a.Pos})
+	}
+	return out
 }
 
 // identify gives the anonymous unknowns of alts the identity of a variable.

@@ -160,8 +160,9 @@ func (g *Engine) fieldOwner(v *types.Var) *types.Struct {
 }
 
 // fieldKey turns a value of a writer into a field's key: the writer's
-// parameters become unknowns of the object; its receiver's fields fields
-// of the object; anything else a value of no identity.
+// parameters and its other values with an identity become unknowns of the
+// object; its receiver's fields fields of the object; a value of no
+// identity stays one.
 func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 	var out keyspace.Key
 	for _, p := range k.Parts {
@@ -171,8 +172,10 @@ func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 				p.ID = objMark + strings.TrimPrefix(p.ID, "$recv")
 			case isParamID(p.ID):
 				p.ID = objMark + "." + writer + p.ID
-			default:
-				p.ID = ""
+			case p.ID != "":
+				// A value of the writer's own (a variable it sets): one
+				// object's field holds one of them, read as often as it is.
+				p.ID = objMark + "." + writer + ":" + p.ID
 			}
 		}
 		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})

@@ -200,16 +200,12 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 	if p := e.spreadParam(arg); p != "" {
 		return []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
 	}
-	sl := e.slice(arg)
+	sl := g.keySlice(e, call, arg)
 	var groups []Group
 	for _, el := range sl.elems {
 		groups = append(groups, el.alts)
 		if el.many {
-			var again Group
-			for _, a := range el.alts {
-				again = append(again, Value{e.vary(a.Key), a.Pos})
-			}
-			groups = append(groups, again)
+			groups = append(groups, e.again(el))
 		}
 	}
 	return groups, sl.open

@@ -214,9 +214,13 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 			// Do(ctx, args...) of the function's own variadic arguments:
 			// its callers name the command.
 			if site.rawParam = g.rawParamOf(e, call, m); site.rawParam == 0 {
-				return
+				// Do(ctx, args...) of a slice the function builds.
+				if !g.rawSpread(e, site) {
+					return
+				}
+			} else {
+				site.Name = fn.Name()
 			}
-			site.Name = fn.Name()
 		}
 	case ruleset.KindSend:
 		if !g.send(s, site) {
@@ -401,14 +405,14 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			groups, open = append(groups, keys...), open || o
 		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
 			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
-				groups = append(groups, e.keys(args[i]))
+				groups = append(groups, g.keyArg(e, args[i]))
 			}
 		case (sel.Variadic || sel.Slice) && !sel.Half && sel.Step <= 1 && e.spreadParam(arg) != "":
 			// keys ...string or keys []string of the function, passed on:
 			// its callers' keys.
 			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
-			sl := e.slice(arg)
+			sl := g.keySlice(e, call, arg)
 			open = open || sl.open
 			elems := sl.elems
 			if sel.Half {
@@ -422,16 +426,11 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 				el := elems[i]
 				groups = append(groups, el.alts)
 				if el.many {
-					// Another iteration of the loop that built it.
-					var again Group
-					for _, a := range el.alts {
-						again = append(again, Value{e.vary(a.Key), a.Pos})
-					}
-					groups = append(groups, again)
+					groups = append(groups, e.again(el))
 				}
 			}
 		default:
-			groups = append(groups, e.keys(arg))
+			groups = append(groups, g.keyArg(e, arg))
 		}
 	}
 	return groups, open
@@ -787,8 +786,16 @@ func (g *Engine) finish(s *Func) {
 		}
 		keys := slices.Clone(tx.Watched)
 		for _, site := range tx.Sites {
-			if site.Tx == nil {
-				keys = append(keys, site.Keys...)
+			if site.Tx != nil {
+				continue
+			}
+			keys = append(keys, site.Keys...)
+			if g.repeats(s, tx, site) {
+				// Queued at each turn of a loop: the keys as another turn
+				// builds them are in the transaction too.
+				for _, grp := range site.Keys {
+					keys = append(keys, g.againGroup(s.e, grp))
+				}
 			}
 		}
 		tx.Site.Keys = keys
@@ -866,10 +873,11 @@ func (g *Engine) verdict(s *Func, site *Site) {
 
 // keysConflict sets a site's colocation verdict over its key groups, and
 // reports whether the site is checked where it is: its keys may not share
-// a slot, and not only because one is a parameter passed on as it is.
+// a slot, and not only because one is a parameter passed on as it is, or
+// built around one that the callers give (shapedByCallers).
 func (g *Engine) keysConflict(site *Site, groups []Group) bool {
 	site.Col, site.Chosen = Colocate(groups)
-	return site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) || ownConflict(groups)
+	return site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) && !shapedByCallers(site.Chosen) || ownConflict(groups)
 }
 
 // assignments maps each call in body to the variable its result is
@@ -918,6 +926,24 @@ func passesParam(keys []Value) bool {
 		}
 	}
 	return false
+}
+
+// shapedByCallers reports whether keys that show nothing of their slot
+// here, none with literal text, are built around a parameter of the
+// function: a prefix that its callers give, joined to each element of a
+// slice ("<prefix><id>"). The callers' values give them a shape, and
+// they are checked there.
+func shapedByCallers(keys []Value) bool {
+	param := false
+	for _, k := range keys {
+		if HasShape(k.Key) {
+			return false
+		}
+		for _, p := range k.Key.Parts {
+			param = param || p.Unknown && isParamID(p.ID)
+		}
+	}
+	return param
 }
 
 // ownConflict reports whether the keys that a function builds itself,

@@ -1,0 +1,1352 @@
+package keyflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/ssa"
+)
+
+// The value layer on SSA: where the syntax tree alone loses a collection
+// of keys, the SSA form of the package follows it the way Go moves it. A
+// slice made with make and filled by index in a loop, an []interface{} or
+// a slice type of a client (redigo's redis.Args) grown by append in a
+// range and spread into a call, the reply of a command that lists keys
+// (SCAN, KEYS) and its iterator, and values carried in structs over a
+// channel of the package are collections: their elements, each with the
+// values the evaluator of the function that built it gives, and whether
+// one element stands for any number of them (built in a loop, received
+// from a channel).
+//
+// The SSA form is built once per engine, only for a package that can send
+// commands and only when the syntax tree gives up on a collection, from
+// the Config's files and types as x/tools' buildssa builds it, with debug
+// references, which tie each expression to its SSA value and back.
+
+// ssaLayer is the SSA form of the engine's package and its indexes.
+type ssaLayer struct {
+	g *Engine
+	// valueOf maps expressions to their SSA values, exprOf values to the
+	// first expression that gave them.
+	valueOf map[ast.Expr]ssa.Value
+	exprOf  map[ssa.Value]ast.Expr
+	// evals are the evaluators of the functions that build elements.
+	evals map[*ast.FuncDecl]*evaluator
+	// sends are the values sent on the package's channels; nil until
+	// chanSends scans the package.
+	sends []*ssa.Send
+	// funcs are the package's functions with bodies.
+	funcs []*ssa.Function
+	// loops caches the blocks of each function that lie on a cycle.
+	loops map[*ssa.Function]map[*ssa.BasicBlock]bool
+}
+
+// ssaForm returns the SSA layer of the engine's package, building it on
+// first use; nil where the package cannot send commands, is a client
+// library's own, or SSA cannot be built.
+func (g *Engine) ssaForm() *ssaLayer {
+	if !g.sends || g.ssaFailed || g.IsClientPackage(g.pkg) {
+		return nil
+	}
+	if g.ssaL != nil {
+		return g.ssaL
+	}
+	l, err := buildSSA(g)
+	if err != nil {
+		g.ssaFailed = true
+		return nil
+	}
+	g.ssaL = l
+	return l
+}
+
+// buildSSA builds the package's SSA form with debug references. A panic
+// of the builder, on code it does not expect, leaves the syntax tree's
+// answers alone.
+func buildSSA(g *Engine) (l *ssaLayer, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("building SSA: %v", r)
+		}
+	}()
+	prog := ssa.NewProgram(g.fset, ssa.GlobalDebug)
+	created := map[*types.Package]bool{}
+	var create func(p *types.Package)
+	create = func(p *types.Package) {
+		if created[p] {
+			return
+		}
+		created[p] = true
+		prog.CreatePackage(p, nil, nil, true)
+		for _, imp := range p.Imports() {
+			create(imp)
+		}
+	}
+	for _, p := range g.pkg.Imports() {
+		create(p)
+	}
+	pkg := prog.CreatePackage(g.pkg, g.files, g.info, false)
+	pkg.Build()
+	l = &ssaLayer{
+		g:       g,
+		valueOf: map[ast.Expr]ssa.Value{},
+		exprOf:  map[ssa.Value]ast.Expr{},
+		evals:   map[*ast.FuncDecl]*evaluator{},
+		loops:   map[*ssa.Function]map[*ssa.BasicBlock]bool{},
+	}
+	l.funcs = l.functions(pkg)
+	for _, fn := range l.funcs {
+		for _, b := range fn.Blocks {
+			for _, ins := range b.Instrs {
+				ref, ok := ins.(*ssa.DebugRef)
+				if !ok || ref.IsAddr {
+					continue
+				}
+				if _, seen := l.valueOf[ref.Expr]; !seen {
+					l.valueOf[ref.Expr] = ref.X
+				}
+				if _, seen := l.exprOf[ref.X]; !seen {
+					l.exprOf[ref.X] = ref.Expr
+				}
+			}
+		}
+	}
+	return l, nil
+}
+
+// functions returns the package's functions with bodies, their function
+// literals included.
+func (l *ssaLayer) functions(pkg *ssa.Package) []*ssa.Function {
+	var out []*ssa.Function
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil || fn.Blocks == nil {
+			return
+		}
+		out = append(out, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, m := range pkg.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			add(m)
+		case *ssa.Type:
+			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+				mset := pkg.Prog.MethodSets.MethodSet(t)
+				for i := 0; i < mset.Len(); i++ {
+					if fn := pkg.Prog.MethodValue(mset.At(i)); fn != nil && fn.Pkg == pkg && fn.Synthetic == "" {
+						add(fn)
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *ssa.Function) int { return int(a.Pos() - b.Pos()) })
+	return slices.CompactFunc(out, func(a, b *ssa.Function) bool { return a == b })
+}
+
+// evaluator returns the evaluator of the function declaration that holds
+// fn: e itself when it is e's, else one made for it.
+func (l *ssaLayer) evaluator(e *evaluator, fn *ssa.Function) *evaluator {
+	for fn != nil && fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return nil
+	}
+	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok {
+		return nil
+	}
+	if e != nil && e.decl == decl {
+		return e
+	}
+	if ev := l.evals[decl]; ev != nil {
+		return ev
+	}
+	ev := newEvaluator(l.g, decl)
+	l.evals[decl] = ev
+	return ev
+}
+
+// inLoop reports whether a block lies on a cycle of its function.
+func (l *ssaLayer) inLoop(b *ssa.BasicBlock) bool {
+	fn := b.Parent()
+	m := l.loops[fn]
+	if m == nil {
+		m = map[*ssa.BasicBlock]bool{}
+		for _, start := range fn.Blocks {
+			seen := map[*ssa.BasicBlock]bool{}
+			stack := slices.Clone(start.Succs)
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if x == start {
+					m[start] = true
+					break
+				}
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				stack = append(stack, x.Succs...)
+			}
+		}
+		l.loops[fn] = m
+	}
+	return m[b]
+}
+
+// An sElem is one element of a collection: the SSA value it holds, or the
+// keys it stands for (a SCAN reply's); many when it stands for any number
+// of elements, varying those of its values that a loop, a call or a send
+// sets.
+type sElem struct {
+	v    ssa.Value
+	keys []Value
+	many bool
+	// sent is true for an element received from a channel: each send may
+	// carry another value, parameters and loop variables of the sender
+	// alike.
+	sent bool
+}
+
+// A coll is what the SSA layer knows of a collection.
+type coll struct {
+	elems []sElem
+	open  bool
+	// cyc are the phis and cells being walked that the walk met again: the
+	// elements seen since are added at every turn of a loop.
+	cyc []ssa.Value
+}
+
+func (c *coll) add(o coll) {
+	c.open = c.open || o.open
+	for _, x := range o.cyc {
+		if !slices.Contains(c.cyc, x) {
+			c.cyc = append(c.cyc, x)
+		}
+	}
+	for _, el := range o.elems {
+		if el.v != nil && slices.ContainsFunc(c.elems, func(x sElem) bool { return x.v == el.v }) {
+			continue
+		}
+		c.elems = append(c.elems, el)
+	}
+}
+
+// maxElems bounds the elements of one collection.
+const maxElems = 16
+
+// A walker follows one collection through SSA values.
+type walker struct {
+	l    *ssaLayer
+	busy map[ssa.Value]bool
+	// at is the call the collection is an argument of: it reads the
+	// collection, whatever it calls.
+	at ssa.Instruction
+}
+
+// callAt returns the call instruction of fn that a call expression made.
+func (l *ssaLayer) callAt(fn *ssa.Function, call *ast.CallExpr) ssa.Instruction {
+	if fn == nil || call == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, ins := range b.Instrs {
+			if c, ok := ins.(ssa.CallInstruction); ok && c.Pos() == call.Lparen {
+				return ins
+			}
+		}
+	}
+	return nil
+}
+
+// collection returns the elements of a slice value.
+func (w *walker) collection(v ssa.Value, depth int) coll {
+	if w.busy[v] {
+		return coll{cyc: []ssa.Value{v}}
+	}
+	if depth > 24 {
+		return coll{open: true}
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.IsNil() {
+			return coll{}
+		}
+	case *ssa.Slice:
+		return w.collection(v.X, depth+1)
+	case *ssa.ChangeType:
+		return w.collection(v.X, depth+1)
+	case *ssa.Convert:
+		return w.collection(v.X, depth+1)
+	case *ssa.Alloc:
+		if _, ok := deref(v.Type()).Underlying().(*types.Array); ok {
+			return w.filled(v, depth)
+		}
+		return w.cell(v, depth)
+	case *ssa.MakeSlice:
+		return w.filled(v, depth)
+	case *ssa.Phi:
+		w.busy[v] = true
+		defer delete(w.busy, v)
+		var out coll
+		for _, edge := range v.Edges {
+			out.add(around(w.collection(edge, depth+1), v))
+		}
+		return out
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			switch x := v.X.(type) {
+			case *ssa.Alloc:
+				return w.cell(x, depth)
+			case *ssa.FreeVar:
+				if a := w.l.binding(x); a != nil {
+					return w.cell(a, depth)
+				}
+			}
+		}
+	case *ssa.Call:
+		return w.call(v, depth)
+	case *ssa.Extract:
+		if keys, ok := w.l.listedKeys(v); ok {
+			return coll{elems: []sElem{{keys: keys, many: true}}}
+		}
+	}
+	return coll{open: true}
+}
+
+// around returns c, built from v itself: when it met v, a cycle, the
+// elements it adds are added again and again.
+func around(c coll, v ssa.Value) coll {
+	i := slices.Index(c.cyc, v)
+	if i < 0 {
+		return c
+	}
+	c.cyc = slices.Delete(slices.Clone(c.cyc), i, i+1)
+	for j := range c.elems {
+		c.elems[j].many = true
+	}
+	return c
+}
+
+// binding returns the cell that a closure's free variable captures, when
+// the closure is made once.
+func (l *ssaLayer) binding(fv *ssa.FreeVar) *ssa.Alloc {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 || fn.Parent() == nil {
+		return nil
+	}
+	var found *ssa.Alloc
+	for _, b := range fn.Parent().Blocks {
+		for _, ins := range b.Instrs {
+			mc, ok := ins.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+				continue
+			}
+			a, ok := mc.Bindings[i].(*ssa.Alloc)
+			if !ok || found != nil && found != a {
+				return nil
+			}
+			found = a
+		}
+	}
+	return found
+}
+
+// cell returns what a local variable that is not lifted, one a closure
+// captures, holds: every value stored in it.
+func (w *walker) cell(a *ssa.Alloc, depth int) coll {
+	if w.busy[a] {
+		return coll{cyc: []ssa.Value{a}}
+	}
+	w.busy[a] = true
+	defer delete(w.busy, a)
+	var out coll
+	for _, ref := range allRefs(a) {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if r.Addr != a {
+				continue
+			}
+			out.add(around(w.collection(r.Val, depth+1), a))
+		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure:
+		default:
+			out.open = true
+		}
+	}
+	return out
+}
+
+// allRefs returns the instructions that refer to v: its own referrers,
+// and for a cell captured by closures, those of the free variables bound
+// to it.
+func allRefs(v ssa.Value) []ssa.Instruction {
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	out := slices.Clone(*refs)
+	for _, r := range *refs {
+		mc, ok := r.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn := mc.Fn.(*ssa.Function)
+		for i, b := range mc.Bindings {
+			if b == v && i < len(fn.FreeVars) {
+				if fr := fn.FreeVars[i].Referrers(); fr != nil {
+					out = append(out, *fr...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// filled returns the elements of an array or a slice made with make: the
+// values stored at its indexes, in order of constant indexes; a value
+// stored at an index that is not a constant, or in a loop, stands for
+// many. copy into it adds the source's elements; handing it to a function
+// opens it.
+func (w *walker) filled(v ssa.Value, depth int) coll {
+	type stored struct {
+		idx  int64
+		elem sElem
+	}
+	var st []stored
+	var out coll
+	var visit func(x ssa.Value, refs []ssa.Instruction)
+	seen := map[ssa.Value]bool{}
+	visit = func(x ssa.Value, refs []ssa.Instruction) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, ref := range refs {
+			switch r := ref.(type) {
+			case *ssa.IndexAddr:
+				if r.X != x {
+					continue
+				}
+				for _, ir := range allRefs(r) {
+					s, ok := ir.(*ssa.Store)
+					if !ok || s.Addr != r {
+						continue
+					}
+					el := sElem{v: s.Val, many: w.l.inLoop(s.Block())}
+					idx := int64(-1)
+					if c, ok := r.Index.(*ssa.Const); ok && c.Value != nil {
+						if i, ok := constInt(c.Value); ok {
+							idx = i
+						}
+					}
+					if idx < 0 {
+						el.many = true
+						idx = 1 << 40
+					}
+					st = append(st, stored{idx, el})
+				}
+			case *ssa.Slice:
+				if r.X == x {
+					visit(r, allRefs(r))
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok {
+					switch b.Name() {
+					case "copy":
+						if len(r.Call.Args) == 2 && r.Call.Args[0] == x {
+							c := w.collection(r.Call.Args[1], depth+1)
+							for i := range c.elems {
+								c.elems[i].many = c.elems[i].many || w.l.inLoop(r.Block())
+							}
+							out.add(c)
+						}
+					case "append", "len", "cap":
+					default:
+						out.open = true
+					}
+					continue
+				}
+				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) {
+					continue
+				}
+				out.open = true
+			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			default:
+				out.open = true
+			}
+		}
+	}
+	visit(v, allRefs(v))
+	slices.SortStableFunc(st, func(a, b stored) int {
+		switch {
+		case a.idx < b.idx:
+			return -1
+		case a.idx > b.idx:
+			return 1
+		}
+		return 0
+	})
+	var c coll
+	for i, s := range st {
+		if i > 0 && s.idx == st[i-1].idx && s.idx != 1<<40 {
+			// Stored twice at one index: which value is there depends on
+			// the order, which is not followed.
+			return coll{open: true}
+		}
+		c.elems = append(c.elems, s.elem)
+	}
+	c.add(out)
+	return c
+}
+
+// isKeySink reports whether a call hands a slice to a client method or a
+// function of the client's packages, which read it and do not fill it.
+func (l *ssaLayer) isKeySink(c *ssa.Call) bool {
+	if c.Call.IsInvoke() {
+		return l.g.IsClientPackage(c.Call.Method.Pkg()) || l.g.TypeRole(c.Call.Value.Type()) != ""
+	}
+	fn := c.Call.StaticCallee()
+	return fn != nil && l.g.IsClientPackage(fn.Pkg.Pkg)
+}
+
+// call returns the collection a call returns: append's, and that of a
+// method of a slice type that appends its variadic arguments to its
+// receiver and returns it (redigo's Args.Add).
+func (w *walker) call(v *ssa.Call, depth int) coll {
+	common := v.Call
+	if b, ok := common.Value.(*ssa.Builtin); ok {
+		if b.Name() != "append" || len(common.Args) != 2 {
+			return coll{open: true}
+		}
+		if isStringType(common.Args[1].Type()) {
+			return coll{open: true} // append([]byte, s...)
+		}
+		out := w.collection(common.Args[0], depth+1)
+		out.add(w.collection(common.Args[1], depth+1))
+		return out
+	}
+	if keys, ok := w.l.listedKeys(v); ok {
+		return coll{elems: []sElem{{keys: keys, many: true}}}
+	}
+	if !appendMethod(&common) {
+		return coll{open: true}
+	}
+	out := w.collection(common.Args[0], depth+1)
+	out.add(w.collection(common.Args[1], depth+1))
+	return out
+}
+
+// appendMethod reports whether a call is of a method of a slice type
+// that takes ...E and returns its receiver's type: one that appends its
+// arguments to its receiver, as redigo's Args.Add does.
+func appendMethod(common *ssa.CallCommon) bool {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || !fn.Signature.Variadic() || len(common.Args) != 2 {
+		return false
+	}
+	recv := fn.Signature.Recv().Type()
+	_, ok := recv.Underlying().(*types.Slice)
+	return ok && fn.Signature.Results().Len() == 1 && types.Identical(fn.Signature.Results().At(0).Type(), recv)
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// keySlice returns what is known of a slice of keys x, an argument of
+// call: the syntax tree's slice, or where it loses the slice or its
+// elements, the SSA form's.
+func (g *Engine) keySlice(e *evaluator, call *ast.CallExpr, x ast.Expr) slice {
+	sl := e.slice(x)
+	if sl.open || !sliceShaped(sl) {
+		if ssl, ok := g.ssaSlice(e, call, x); ok {
+			return ssl
+		}
+	}
+	return sl
+}
+
+// ssaSlice returns the elements of the slice expression x, an argument of
+// a call in e's function, as the syntax tree's slice gives them; false
+// when the SSA layer does not see all of them either.
+func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return slice{}, false
+	}
+	v := l.valueOf[ast.Unparen(x)]
+	if v == nil {
+		return slice{}, false
+	}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(v.Parent(), call)}
+	c := w.collection(v, 0)
+	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems {
+		return slice{}, false
+	}
+	return l.slice(e, c), true
+}
+
+// slice turns a collection into the syntax tree's slice: each element's
+// values, and for one that stands for many, its values as another
+// iteration sees them, in again.
+func (l *ssaLayer) slice(e *evaluator, c coll) slice {
+	out := slice{open: c.open}
+	for _, el := range c.elems {
+		alts, ev := l.elemKeys(e, el)
+		out.elems = append(out.elems, elem{alts: alts, many: el.many, again: l.again(ev, el, alts)})
+	}
+	return out
+}
+
+// again returns the values of an element that stands for many as another
+// of them holds: the unknowns that its function's loops set (and, for a
+// value sent on a channel, its sender's parameters) differ.
+func (l *ssaLayer) again(ev *evaluator, el sElem, alts []Value) []Value {
+	if !el.many {
+		return nil
+	}
+	var out []Value
+	for _, a := range alts {
+		k := a.Key
+		if ev != nil {
+			k = ev.vary(k)
+		}
+		k = varyOthers(k, el.sent)
+		out = append(out, Value{k, a.Pos})
+	}
+	return out
+}
+
+// foreign returns values of another function as e's function sees them:
+// that function's parameters ("$0", "$recv") are not e's, and are named
+// after it ("save:$0").
+func foreign(alts []Value, fn string) []Value {
+	out := make([]Value, len(alts))
+	for i, a := range alts {
+		parts := slices.Clone(a.Key.Parts)
+		for j, p := range parts {
+			if p.Unknown && strings.HasPrefix(p.ID, "$") {
+				parts[j].ID = fn + ":" + p.ID
+			}
+		}
+		out[i] = Value{keyspace.Key{Parts: parts}, a.Pos}
+	}
+	return out
+}
+
+// varyOthers returns k with the unknowns of a listing command's reply,
+// and for a value sent on a channel those of its sender's parameters, as
+// another element holds them.
+func varyOthers(k keyspace.Key, sent bool) keyspace.Key {
+	parts := make([]keyspace.Part, len(k.Parts))
+	for i, p := range k.Parts {
+		if p.Unknown && !strings.HasSuffix(p.ID, "'") && (strings.HasPrefix(p.ID, "reply@") || sent && (strings.HasPrefix(p.ID, "$") || strings.Contains(p.ID, ":$"))) {
+			p.ID += "'"
+		}
+		parts[i] = p
+	}
+	return keyspace.Key{Parts: parts}
+}
+
+// elemKeys returns the values of one element, and the evaluator that gave
+// them.
+func (l *ssaLayer) elemKeys(e *evaluator, el sElem) ([]Value, *evaluator) {
+	if el.keys != nil {
+		return el.keys, nil
+	}
+	return l.valueKeys(e, el.v)
+}
+
+// unwrap returns the value that v converts to an interface or another
+// type of the same underlying type.
+func unwrap(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// valueKeys returns the values of a string SSA value: those of the
+// expression that gave it, by the evaluator of its function; a constant's
+// text; or the keys a listing command replies.
+func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
+	v = unwrap(v)
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
+		if s, ok := constString(c.Value); ok {
+			return []Value{{keyspace.Lit(s), c.Pos()}}, nil
+		}
+	}
+	if keys, ok := l.listedKeys(v); ok {
+		return keys, nil
+	}
+	if x := l.exprOf[v]; x != nil {
+		if ev := l.evaluator(e, v.Parent()); ev != nil {
+			alts := ev.keys(x)
+			if ev != e {
+				alts = foreign(alts, ev.decl.Name.Name)
+			}
+			return alts, ev
+		}
+	}
+	return []Value{{keyspace.Unknown("", "?", false), v.Pos()}}, nil
+}
+
+// listedKeys returns the keys that a value holds when it is the reply of
+// a command that lists keys by a pattern (KEYS, SCAN): its Result's first
+// value, its Val, or the Val of its iterator. Each is one key that the
+// pattern matches: its literal text, with an unknown for each wildcard.
+func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
+	var cmd ssa.Value
+	switch x := v.(type) {
+	case *ssa.Extract:
+		call, ok := x.Tuple.(*ssa.Call)
+		if !ok || x.Index != 0 || methodName(call) != "Result" {
+			return nil, false
+		}
+		cmd = receiverOf(call)
+	case *ssa.Call:
+		if methodName(x) != "Val" {
+			return nil, false
+		}
+		cmd = receiverOf(x)
+		if it, ok := cmd.(*ssa.Call); ok && methodName(it) == "Iterator" {
+			cmd = receiverOf(it)
+		}
+	}
+	call, ok := cmd.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	return l.patternKeys(call)
+}
+
+// methodName returns the name of the method a call calls, or "".
+func methodName(c *ssa.Call) string {
+	if c.Call.IsInvoke() {
+		return c.Call.Method.Name()
+	}
+	if fn := c.Call.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+		return fn.Name()
+	}
+	return ""
+}
+
+// receiverOf returns the receiver of a method call.
+func receiverOf(c *ssa.Call) ssa.Value {
+	if c.Call.IsInvoke() {
+		return c.Call.Value
+	}
+	if len(c.Call.Args) > 0 {
+		return c.Call.Args[0]
+	}
+	return nil
+}
+
+// patternKeys returns the keys that a call of KEYS or SCAN lists: those
+// its pattern, the method's parameter named match or pattern, matches, as
+// the evaluator of the call's function gives the pattern.
+func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
+	x, ok := l.exprOf[call].(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	fn, m := l.g.Resolve(x)
+	if m == nil || (m.Command != "KEYS" && m.Command != "SCAN") {
+		return nil, false
+	}
+	ev := l.evaluator(nil, call.Parent())
+	if ev == nil {
+		return nil, false
+	}
+	params := fn.Signature().Params()
+	for i := 0; i < params.Len() && i < len(x.Args); i++ {
+		if name := params.At(i).Name(); name != "match" && name != "pattern" {
+			continue
+		}
+		var out []Value
+		for n, alt := range ev.keys(x.Args[i]) {
+			k, ok := globKey(alt.Key, fmt.Sprintf("reply@%d#%d", x.Pos(), n))
+			if !ok {
+				return nil, false
+			}
+			out = append(out, Value{k, x.Args[i].Pos()})
+		}
+		return out, len(out) > 0
+	}
+	return nil, false
+}
+
+// globKey returns the key that stands for those a glob pattern matches:
+// its literal text, with an unknown for each run of wildcards (*, ?,
+// [...]); the pattern's unknown parts stay unknown. A pattern with an
+// escape, or no literal text, gives none.
+func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
+	var parts []keyspace.Key
+	n := 0
+	for _, p := range pat.Parts {
+		if p.Unknown {
+			parts = append(parts, keyspace.Key{Parts: []keyspace.Part{p}})
+			continue
+		}
+		text := p.Lit
+		if strings.ContainsRune(text, '\\') {
+			return keyspace.Key{}, false
+		}
+		lit := 0
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			if c != '*' && c != '?' && c != '[' {
+				continue
+			}
+			if i > lit {
+				parts = append(parts, keyspace.Lit(text[lit:i]))
+			}
+			if c == '[' {
+				j := strings.IndexByte(text[i:], ']')
+				if j < 0 {
+					return keyspace.Key{}, false
+				}
+				i += j
+			}
+			for i+1 < len(text) && (text[i+1] == '*' || text[i+1] == '?') {
+				i++
+			}
+			parts = append(parts, keyspace.Unknown(fmt.Sprintf("%s.%d", id, n), "*", false))
+			n++
+			lit = i + 1
+		}
+		if lit < len(text) {
+			parts = append(parts, keyspace.Lit(text[lit:]))
+		}
+	}
+	k := keyspace.Concat(parts...)
+	return k, HasShape(k)
+}
+
+// rawSpread resolves a raw call whose last argument spreads a slice that
+// the function builds, Do(ctx, args...) with args []interface{}{"DEL"}
+// grown by append, or redigo's Do("DEL", args...): the arguments before
+// the spread and the slice's elements are the command and its arguments,
+// an element that stands for many given twice, as two iterations of its
+// loop add it. It reports false when the command's name or where its keys
+// fall is not known.
+func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
+	call, m := site.Call, site.Method
+	if m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
+		return false
+	}
+	type item struct {
+		alts []Value
+		text string
+	}
+	var items []item
+	for _, a := range call.Args[m.Args.Param : len(call.Args)-1] {
+		it := item{alts: e.keys(a)}
+		if tv := g.info.Types[a]; tv.Value != nil {
+			it.text, _ = constString(tv.Value)
+		}
+		items = append(items, it)
+	}
+	sl, ok := g.ssaSlice(e, call, call.Args[len(call.Args)-1])
+	if !ok || sl.open {
+		return false
+	}
+	var run []item // the elements of the last loop, given again after it
+	var again []item
+	flush := func() {
+		items = append(items, run...)
+		items = append(items, again...)
+		run, again = nil, nil
+	}
+	for _, el := range sl.elems {
+		it := item{alts: el.alts}
+		if len(el.alts) == 1 {
+			it.text, _ = el.alts[0].Key.Literal()
+		}
+		if !el.many {
+			flush()
+			items = append(items, it)
+			continue
+		}
+		run = append(run, it)
+		again = append(again, item{alts: e.again(el), text: it.text})
+	}
+	flush()
+	if len(items) == 0 || items[0].text == "" {
+		return false
+	}
+	argv := make([]string, len(items))
+	for i, it := range items {
+		argv[i] = it.text
+	}
+	cmd := g.rules.Command(argv[0])
+	if len(argv) > 1 && argv[1] != "" {
+		cmd = g.rules.Command(argv[0], argv[1])
+	}
+	if cmd == nil {
+		return false
+	}
+	pos, ok := cmd.KeyPositions(argv)
+	if !ok {
+		return false
+	}
+	site.Command = strings.ToUpper(argv[0])
+	site.Name = site.Command
+	for _, p := range pos {
+		if p < len(items) {
+			site.Keys = append(site.Keys, items[p].alts)
+		}
+	}
+	setFlags(site, cmd)
+	return true
+}
+
+// sliceShaped reports whether some element of a slice has a value with
+// literal text, placeholders aside: one the evaluator has seen built.
+func sliceShaped(s slice) bool {
+	for _, el := range s.elems {
+		for _, a := range Group(el.alts).WithoutPlaceholders() {
+			if HasShape(a.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keyArg returns the values of a key argument. A value of SCAN's iterator
+// is a key its pattern matches. A field of a local struct
+// (o.key) may be a field of structs sent on a channel of the package: the
+// SSA layer gives the values the senders on that channel put there.
+func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
+	alts := e.keys(x)
+	if _, isCall := ast.Unparen(x).(*ast.CallExpr); isCall && !shaped(alts) {
+		// iter.Val() of SCAN's iterator: a key its pattern matches.
+		if keys, ok := g.listed(x); ok {
+			return keys
+		}
+	}
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return alts
+	}
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || e.localVar(id) == nil {
+		return alts
+	}
+	if s, ok := g.info.Selections[sel]; !ok || s.Kind() != types.FieldVal {
+		return alts
+	}
+	// What was sent on the channel the struct came from is more than what
+	// every writer of the field gives.
+	if sent, ok := g.ssaFieldKeys(e, sel); ok {
+		return sent
+	}
+	return alts
+}
+
+// listed returns the keys that x holds when it is a key of the reply of a
+// command that lists keys (listedKeys), each noted with its value as
+// another key of the reply holds it.
+func (g *Engine) listed(x ast.Expr) ([]Value, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return nil, false
+	}
+	v := l.valueOf[ast.Unparen(x)]
+	if v == nil {
+		return nil, false
+	}
+	keys, ok := l.listedKeys(v)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range keys {
+		g.noteAgain(k.Key, varyOthers(k.Key, false))
+	}
+	return keys, true
+}
+
+// shaped reports whether some value, placeholders aside, has literal text.
+func shaped(alts []Value) bool {
+	for _, a := range Group(alts).WithoutPlaceholders() {
+		if HasShape(a.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// ssaFieldKeys returns the values of x.f where x is a struct received
+// from a channel of the package, directly or through a slice of them:
+// what every send on a channel of that type puts in f.
+func (g *Engine) ssaFieldKeys(e *evaluator, x *ast.SelectorExpr) ([]Value, bool) {
+	l := g.ssaForm()
+	if l == nil {
+		return nil, false
+	}
+	var base ssa.Value
+	field := -1
+	switch v := l.valueOf[x].(type) {
+	case *ssa.Field:
+		base, field = v.X, v.Field
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			base, field = fa.X, fa.Field
+		}
+	}
+	if base == nil {
+		return nil, false
+	}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}}
+	var out []Value
+	for _, src := range w.structs(base, false, 0) {
+		if !src.sent {
+			// Only values carried over a channel: a struct built in sight
+			// is the evaluator's.
+			return nil, false
+		}
+		fv := l.fieldValue(src.v, field)
+		if fv == nil {
+			return nil, false
+		}
+		for _, fv := range l.callerValues(fv) {
+			alts, ev := l.valueKeys(e, fv)
+			if !shaped(alts) {
+				return nil, false
+			}
+			for i, again := range l.again(ev, sElem{many: true, sent: true}, alts) {
+				g.noteAgain(alts[i].Key, again.Key)
+			}
+			out = append(out, alts...)
+		}
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return nil, false
+	}
+	return out, true
+}
+
+// structs returns where the structs that v holds were built (the cells
+// of their composite literals), through channels of the package, slices,
+// phis and closures' cells; sent marks those received from a channel.
+func (w *walker) structs(v ssa.Value, sent bool, depth int) []sElem {
+	if depth > 16 || w.busy[v] {
+		return nil
+	}
+	w.busy[v] = true
+	defer delete(w.busy, v)
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return w.cellStructs(x, sent, depth)
+	case *ssa.Extract:
+		if r, ok := x.Tuple.(*ssa.UnOp); ok && r.Op == token.ARROW && x.Index == 0 {
+			return w.received(r.X, depth)
+		}
+		if sel, ok := x.Tuple.(*ssa.Select); ok && x.Index >= 2 {
+			// A select's tuple: the case chosen, recvOk, then one value
+			// for each receiving case, in order.
+			n := x.Index - 2
+			for _, st := range sel.States {
+				if st.Dir != types.RecvOnly {
+					continue
+				}
+				if n == 0 {
+					return w.received(st.Chan, depth)
+				}
+				n--
+			}
+		}
+	case *ssa.UnOp:
+		switch x.Op {
+		case token.ARROW:
+			return w.received(x.X, depth)
+		case token.MUL:
+			switch a := x.X.(type) {
+			case *ssa.Alloc:
+				if _, ok := deref(a.Type()).Underlying().(*types.Struct); ok {
+					return w.cellStructs(a, sent, depth)
+				}
+			case *ssa.IndexAddr:
+				return w.elemStructs(a.X, sent, depth)
+			}
+		}
+	case *ssa.Index:
+		return w.elemStructs(x.X, sent, depth)
+	case *ssa.Phi:
+		var out []sElem
+		for _, edge := range x.Edges {
+			out = append(out, w.structs(edge, sent, depth+1)...)
+		}
+		return out
+	}
+	return []sElem{{v: nil}}
+}
+
+// cellStructs returns where the struct in a cell was built: the cell
+// itself for a composite literal built in place, or what is stored in it
+// whole (op := <-ch, a variable whose address is taken).
+func (w *walker) cellStructs(a *ssa.Alloc, sent bool, depth int) []sElem {
+	var out []sElem
+	for _, ref := range allRefs(a) {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == a {
+			out = append(out, w.structs(st.Val, sent, depth+1)...)
+		}
+	}
+	if out == nil {
+		return []sElem{{v: a, sent: sent}}
+	}
+	return out
+}
+
+// elemStructs returns the structs that a slice's elements hold.
+func (w *walker) elemStructs(sl ssa.Value, sent bool, depth int) []sElem {
+	c := w.collection(sl, depth+1)
+	if c.open {
+		return []sElem{{v: nil}}
+	}
+	var out []sElem
+	for _, el := range c.elems {
+		if el.v == nil {
+			return []sElem{{v: nil}}
+		}
+		out = append(out, w.structs(el.v, sent, depth+1)...)
+	}
+	return out
+}
+
+// received returns the structs sent on every channel of the package of
+// the type of the channel ch.
+func (w *walker) received(chv ssa.Value, depth int) []sElem {
+	ch, ok := chv.Type().Underlying().(*types.Chan)
+	if !ok {
+		return []sElem{{v: nil}}
+	}
+	field := chanField(chv)
+	var out []sElem
+	for _, s := range w.l.chanSends() {
+		sc, ok := s.Chan.Type().Underlying().(*types.Chan)
+		if !ok || !types.Identical(sc.Elem(), ch.Elem()) {
+			continue
+		}
+		if field != nil && chanField(s.Chan) != field {
+			// A channel kept in a struct field receives what is sent on
+			// that field, not on every channel of its type.
+			continue
+		}
+		out = append(out, w.structs(s.X, true, depth+1)...)
+	}
+	if len(out) == 0 {
+		return []sElem{{v: nil}}
+	}
+	return out
+}
+
+// chanField returns the struct field a channel value is read from
+// (b.batchChan), or nil.
+func chanField(v ssa.Value) *types.Var {
+	var st types.Type
+	var i int
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL {
+			return nil
+		}
+		st, i = deref(fa.X.Type()), fa.Field
+	case *ssa.Field:
+		st, i = x.X.Type(), x.Field
+	default:
+		return nil
+	}
+	s, ok := st.Underlying().(*types.Struct)
+	if !ok || i >= s.NumFields() {
+		return nil
+	}
+	return s.Field(i)
+}
+
+// chanSends returns the package's channel sends.
+func (l *ssaLayer) chanSends() []*ssa.Send {
+	if l.sends != nil {
+		return l.sends
+	}
+	l.sends = []*ssa.Send{}
+	for _, fn := range l.funcs {
+		for _, b := range fn.Blocks {
+			for _, ins := range b.Instrs {
+				if s, ok := ins.(*ssa.Send); ok {
+					l.sends = append(l.sends, s)
+				}
+			}
+		}
+	}
+	return l.sends
+}
+
+// fieldValue returns the value stored once in field i of a struct's cell.
+func (l *ssaLayer) fieldValue(cell ssa.Value, i int) ssa.Value {
+	if cell == nil {
+		return nil
+	}
+	var found ssa.Value
+	for _, ref := range allRefs(cell) {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != cell || fa.Field != i {
+			continue
+		}
+		for _, r := range allRefs(fa) {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+				if found != nil {
+					return nil
+				}
+				found = st.Val
+			}
+		}
+	}
+	return found
+}
+
+// noteAgain records the value that another element of a collection holds
+// where one holds k, when the SSA layer knows it (a value sent on a
+// channel); againGroup reads it.
+func (g *Engine) noteAgain(k, again keyspace.Key) {
+	if g.againOf == nil {
+		g.againOf = map[string]keyspace.Key{}
+	}
+	g.againOf[keyIdentity(k)] = again
+}
+
+// keyIdentity is a key's text with its unknowns' identities.
+func keyIdentity(k keyspace.Key) string {
+	var b strings.Builder
+	for _, p := range k.Parts {
+		if p.Unknown {
+			fmt.Fprintf(&b, "<%s>", p.ID)
+		} else {
+			b.WriteString(p.Lit)
+		}
+	}
+	return b.String()
+}
+
+// againGroup returns a key group as another turn of a loop sees it.
+func (g *Engine) againGroup(e *evaluator, grp Group) Group {
+	out := make(Group, len(grp))
+	for i, v := range grp {
+		if k, ok := g.againOf[keyIdentity(v.Key)]; ok {
+			out[i] = Value{k, v.Pos}
+			continue
+		}
+		out[i] = Value{e.vary(v.Key), v.Pos}
+	}
+	return out
+}
+
+// repeats reports whether a command of a transaction's function is sent
+// at each turn of a loop inside that function on the one transaction: a
+// loop inside the function given to TxPipelined, or one around a command
+// queued on a TxPipeline kept in a variable, when the pipeline is made
+// outside the loop or on another branch of it (a select's case that
+// sends it and makes the next).
+func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
+	if s.e == nil || s.e.decl == nil {
+		return false
+	}
+	made := tx.Site.Call
+	for _, n := range s.e.pathTo(site.Call.Pos()) {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			continue
+		}
+		if tx.Lit != nil {
+			if n.Pos() > tx.Lit.Pos() && n.End() <= tx.Lit.End() {
+				return true
+			}
+			continue
+		}
+		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) {
+			return true
+		}
+	}
+	return false
+}
+
+// branchesApart reports whether two positions lie on different branches
+// of one if, switch or select: on one path, one runs and not the other.
+func branchesApart(e *evaluator, a, b token.Pos) bool {
+	pa, pb := e.pathTo(a), e.pathTo(b) // outermost first
+	for i := len(pa) - 1; i >= 0; i-- {
+		n := pa[i]
+		if !slices.Contains(pb, n) {
+			continue
+		}
+		// The innermost node that holds both.
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			return within(n.Body, a) != within(n.Body, b)
+		case *ast.BlockStmt:
+			for _, st := range n.List {
+				switch st.(type) {
+				case *ast.CaseClause, *ast.CommClause:
+					if within(st, a) != within(st, b) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+func within(n ast.Node, pos token.Pos) bool { return n != nil && n.Pos() <= pos && pos < n.End() }
+
+// callerValues returns the values v stands for: v itself, or where v is a
+// parameter of a function of the package that the package calls by name
+// (a method that sends its key on a channel), the arguments of each call.
+func (l *ssaLayer) callerValues(v ssa.Value) []ssa.Value {
+	v = unwrap(v)
+	p, ok := v.(*ssa.Parameter)
+	if !ok {
+		return []ssa.Value{v}
+	}
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	var out []ssa.Value
+	for _, caller := range l.funcs {
+		for _, b := range caller.Blocks {
+			for _, ins := range b.Instrs {
+				c, ok := ins.(ssa.CallInstruction)
+				if !ok || c.Common().StaticCallee() != fn || i >= len(c.Common().Args) {
+					continue
+				}
+				out = append(out, c.Common().Args[i])
+			}
+		}
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return []ssa.Value{v}
+	}
+	return out
+}
