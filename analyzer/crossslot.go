@@ -114,8 +114,11 @@ func oneAtEachCall(ds []diag) []diag {
 //     have some literal text, or are all literal as "" is. A key that is
 //     nothing but an unknown value (a parameter's field, a call slotlint
 //     cannot follow) shows nothing of its slot: a warning about it would
-//     be a guess. Keys that provably differ (cross-slot) are reported
-//     whatever they are built from.
+//     be a guess. Keys that a listing command's reply holds (SCAN, KEYS,
+//     the members of an index set: keyflow.Listed) are the exception:
+//     they are different keys the server holds, which may span slots
+//     whatever their text. Keys that provably differ (cross-slot) are
+//     reported whatever they are built from.
 func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	groups = dropPlaceholders(groups)
 	if len(groups) < 2 {
@@ -129,7 +132,7 @@ func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	for _, g := range groups {
 		var alts keyflow.Group
 		for _, v := range g {
-			if keyflow.HasShape(v.Key) {
+			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) {
 				alts = append(alts, v)
 			}
 		}

@@ -771,7 +771,16 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 		return nil, false
 	}
 	fn, m := l.g.Resolve(x)
-	if m == nil || (m.Command != "KEYS" && m.Command != "SCAN") {
+	if m == nil {
+		return nil, false
+	}
+	if memberReplies[m.Command] {
+		// Members used as keys: each one a key the package stored there,
+		// of no shape the code shows.
+		id := fmt.Sprintf("reply@%d#0", x.Pos())
+		return []Value{{keyspace.Unknown(id+".0", m.Command+" reply", false), x.Pos()}}, true
+	}
+	if m.Command != "KEYS" && m.Command != "SCAN" {
 		return nil, false
 	}
 	ev := l.evaluator(nil, call.Parent())
@@ -840,7 +849,29 @@ func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
 		}
 	}
 	k := keyspace.Concat(parts...)
-	return k, HasShape(k)
+	return k, HasShape(k) || n > 0
+}
+
+// memberReplies are the commands whose reply lists the members or fields
+// of one key (a set, a sorted set, a list, a hash): when code uses them as
+// keys, as an index of the keys it wrote, each member is a key of its own.
+var memberReplies = map[string]bool{
+	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true, "SRANDMEMBER": true,
+	"HKEYS": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZREVRANGE": true,
+	"ZREVRANGEBYSCORE": true, "ZRANGEBYLEX": true, "LRANGE": true,
+}
+
+// Listed reports whether k stands for the keys of a listing command's
+// reply (KEYS, SCAN, or the members of an index key, memberReplies): keys
+// the server holds, each one different, so that several of them may span
+// slots even when the code shows no text of theirs.
+func Listed(k keyspace.Key) bool {
+	for _, p := range k.Parts {
+		if p.Unknown && strings.HasPrefix(p.ID, "reply@") {
+			return true
+		}
+	}
+	return false
 }
 
 // rawSpread resolves a raw call whose last argument spreads a slice that
