@@ -79,6 +79,12 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 			if !ok {
 				return nil
 			}
+			if len(k.Parts) == 1 && k.Parts[0].Unknown && isParamID(strings.TrimPrefix(k.Parts[0].ID, objMark+"."+name)) {
+				// A writer stores its parameter as it is: the field
+				// holds any value, and other writes' values, chosen
+				// apart at each read, would make one object's field two.
+				return nil
+			}
 			if len(k.Parts) > 1 || len(k.Parts) == 1 && !k.Parts[0].Unknown {
 				structured = true
 			}

@@ -451,7 +451,14 @@ func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 		if id == "" {
 			return anon
 		}
-		return []keyspace.Key{keyspace.Unknown(id+"."+path, exprName(arg)+"."+path, p.NoBraces)}
+		name := exprName(arg) + "." + path
+		if strings.ContainsAny(path, "$:") {
+			// A value that a writer of the object's field gave it (its
+			// parameter, its variable: fields.go), not a field path: it is
+			// shown by its own name.
+			name = p.Name
+		}
+		return []keyspace.Key{keyspace.Unknown(id+"."+path, name, p.NoBraces)}
 	}
 	var out []keyspace.Key
 	for _, a := range e.keys(arg) {
