@@ -44,9 +44,14 @@ import (
 //	  scriptruns   one script run from several places, each run checked
 //	  filled       slices made and filled by index, []interface{} grown
 //	               in loops and spread into MSET or a raw Do
-//	  scanned      keys read back with SCAN, its iterator and KEYS
+//	  scanned      keys read back with SCAN, its iterator and KEYS, and
+//	               the members of an index set
 //	  prefixed     a caller's prefix joined to each element of a slice
 //	  chankeys     keys sent in structs over a channel to a batcher
+//	  fieldwriters a field set from a parameter and to literals, read
+//	               twice: one object's one value
+//	  scriptintx   a script run on a transaction's pipeline: its keys
+//	               are the transaction's
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -760,6 +760,16 @@ func (g *Engine) finish(s *Func) {
 			continue
 		default:
 			site.Handle = handleOf(site.Call)
+			if site.Handle == nil && site.Method != nil && site.Method.Script == ruleset.ReceiverParam {
+				// script.Run(ctx, pipe, keys, ...): a script that its
+				// receiver holds runs on the client it is given, here a
+				// transaction's or a pipeline's.
+				for _, arg := range site.Call.Args {
+					if site.Handle = g.handleOfExpr(s, arg); site.Handle != nil {
+						break
+					}
+				}
+			}
 		}
 		for h := site.Handle; h != nil; h = h.From {
 			h.Made.Sites = append(h.Made.Sites, site)
