@@ -37,6 +37,14 @@ func (g *Engine) handleParam(s *Func, site *Site) (int, bool) {
 	recv := site.onArg
 	if recv == nil {
 		recv = receiver(site.Call)
+		if site.Method != nil && site.Method.Script == ruleset.ReceiverParam {
+			// script.Run(ctx, pipe, keys, ...): the script is the
+			// receiver, the client an argument.
+			recv = g.pipelineArg(s, site.Call)
+		}
+	}
+	if recv == nil {
+		return -1, false
 	}
 	if h := site.Handle; h != nil {
 		for h.From != nil {
@@ -68,6 +76,25 @@ func (g *Engine) handleParam(s *Func, site *Site) (int, bool) {
 		return -1, false
 	}
 	return i, iface
+}
+
+// pipelineArg returns the argument of a call that is a parameter of s
+// that may hold a pipeline or a transaction, or nil.
+func (g *Engine) pipelineArg(s *Func, call *ast.CallExpr) ast.Expr {
+	for _, arg := range call.Args {
+		id, ok := ast.Unparen(arg).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if v, ok := g.info.Uses[id].(*types.Var); ok {
+			if _, isParam := s.e.params[v]; isParam {
+				if held, _ := g.mayHoldPipeline(v.Type()); held {
+					return arg
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // mayHoldPipeline reports whether a parameter of type t may be handed a

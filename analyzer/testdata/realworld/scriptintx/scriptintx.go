@@ -53,3 +53,35 @@ func (w *writer) writePlain(ctx context.Context, ids []string) error {
 	_, err := pipe.Exec(ctx)
 	return err
 }
+
+// A helper handed the transaction's pipeline runs the script on it: its
+// keys are the transaction's, as its callers pass it.
+func (w *writer) append(ctx context.Context, pipe redis.Pipeliner, id string) {
+	writeScript.Run(ctx, pipe, []string{"stream:" + w.stream}, id)
+}
+
+func (w *writer) writeThroughHelper(ctx context.Context, ids []string) error {
+	_, err := w.client.TxPipelined(ctx, func(pipe redis.Pipeliner) error { // want `MULTI/EXEC transaction keys "dedup:<w.stream>" \(hashtag unknown\) and "stream:<w.stream>" \(hashtag unknown\) may hash to different slots`
+		for _, id := range ids {
+			pipe.HSet(ctx, "dedup:"+w.stream, id, 1)
+			w.append(ctx, pipe, id)
+		}
+		return nil
+	})
+	return err
+}
+
+func (w *writer) appendFixed(ctx context.Context, pipe redis.Pipeliner, id string) {
+	writeScript.Run(ctx, pipe, []string{"stream:{" + w.stream + "}"}, id)
+}
+
+func (w *writer) writeThroughHelperFixed(ctx context.Context, ids []string) error {
+	_, err := w.client.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, id := range ids {
+			pipe.HSet(ctx, "dedup:{"+w.stream+"}", id, 1)
+			w.appendFixed(ctx, pipe, id)
+		}
+		return nil
+	})
+	return err
+}
