@@ -94,6 +94,9 @@ type Engine struct {
 	// ssaFailed is true when it could not be.
 	ssaL      *ssaLayer
 	ssaFailed bool
+	// ssaUnits are the package's top-level declarations with code and
+	// how they refer to each other (ssaunits.go); nil until first needed.
+	ssaUnits *unitGraph
 	// againOf maps a key to its value in another element of the
 	// collection it came from, where the SSA layer knows it.
 	againOf map[string]keyspace.Key

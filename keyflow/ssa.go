@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -23,18 +24,25 @@ import (
 // one element stands for any number of them (built in a loop, received
 // from a channel).
 //
-// The SSA form is built once per engine, only for a package that can send
-// commands and only when the syntax tree gives up on a collection, from
-// the Config's files and types as x/tools' buildssa builds it, with debug
-// references, which tie each expression to its SSA value and back.
+// The SSA form is built only for a package that can send commands, only
+// when the syntax tree gives up on a collection, and only for the code a
+// question needs (ssaunits.go): the declaration it is about, its callers
+// and what they call. It is built from the Config's files and types as
+// x/tools' buildssa builds it, with debug references, which tie each
+// expression to its SSA value and back, indexed one function at a time.
 
 // ssaLayer is the SSA form of the engine's package and its indexes.
 type ssaLayer struct {
 	g *Engine
-	// valueOf maps expressions to their SSA values, exprOf values to the
-	// first expression that gave them.
-	valueOf map[ast.Expr]ssa.Value
-	exprOf  map[ssa.Value]ast.Expr
+	// built are the units whose bodies this form has (ssaunits.go).
+	built map[ast.Node]bool
+	// init is the package's initializer, which holds the initial values
+	// of its variables.
+	init *ssa.Function
+	// refs index each function's debug references, on first use: the
+	// SSA value of each expression, and the first expression that gave
+	// each value.
+	refs map[*ssa.Function]*debugRefs
 	// evals are the evaluators of the functions that build elements.
 	evals map[*ast.FuncDecl]*evaluator
 	// sends are the values sent on the package's channels; nil until
@@ -46,77 +54,148 @@ type ssaLayer struct {
 	loops map[*ssa.Function]map[*ssa.BasicBlock]bool
 }
 
-// ssaForm returns the SSA layer of the engine's package, building it on
-// first use; nil where the package cannot send commands, is a client
-// library's own, or SSA cannot be built.
-func (g *Engine) ssaForm() *ssaLayer {
+// debugRefs are one function's debug references.
+type debugRefs struct {
+	valueOf map[ast.Expr]ssa.Value
+	exprOf  map[ssa.Value]ast.Expr
+}
+
+// ssaForm returns the SSA layer of the engine's package with the bodies
+// that a question about the code at pos needs, or all of them when pos is
+// not given; nil where the package cannot send commands, is a client
+// library's own, or SSA cannot be built. The layer of the last question
+// is kept while the next ones need no other bodies; another is built
+// when they do, so that the package's whole SSA form is rarely held.
+func (g *Engine) ssaForm(pos ...token.Pos) *ssaLayer {
 	if !g.sends || g.ssaFailed || g.IsClientPackage(g.pkg) {
 		return nil
 	}
-	if g.ssaL != nil {
-		return g.ssaL
+	u := g.unitGraph()
+	var seeds []ast.Node
+	for _, p := range pos {
+		if n := u.at(p); n != nil {
+			seeds = append(seeds, n)
+		}
 	}
-	l, err := buildSSA(g)
+	if len(pos) == 0 || len(seeds) < len(pos) {
+		seeds = u.units
+	}
+	needed := u.needed(seeds)
+	if l := g.ssaL; l != nil && subset(needed, l.built) {
+		return l
+	}
+	evals := map[*ast.FuncDecl]*evaluator{}
+	if old := g.ssaL; old != nil {
+		// The form of the last question is dropped and collected before
+		// the next is built, so that two are never held at once: a
+		// test package's can be tens of megabytes.
+		evals = old.evals
+		g.ssaL = nil
+		runtime.GC()
+	}
+	l, err := buildSSA(g, needed)
 	if err != nil {
 		g.ssaFailed = true
 		return nil
 	}
+	l.evals = evals
 	g.ssaL = l
 	return l
 }
 
-// buildSSA builds the package's SSA form with debug references. A panic
-// of the builder, on code it does not expect, leaves the syntax tree's
-// answers alone.
-func buildSSA(g *Engine) (l *ssaLayer, err error) {
+// subset reports whether every unit of a is in b.
+func subset(a, b map[ast.Node]bool) bool {
+	for n := range a {
+		if !b[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// buildSSA builds the SSA form of the package's needed units with debug
+// references. A panic of the builder, on code it does not expect, leaves
+// the syntax tree's answers alone.
+func buildSSA(g *Engine, needed map[ast.Node]bool) (l *ssaLayer, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, err = nil, fmt.Errorf("building SSA: %v", r)
 		}
 	}()
 	prog := ssa.NewProgram(g.fset, ssa.GlobalDebug)
-	created := map[*types.Package]bool{}
-	var create func(p *types.Package)
-	create = func(p *types.Package) {
-		if created[p] {
-			return
-		}
-		created[p] = true
-		prog.CreatePackage(p, nil, nil, true)
-		for _, imp := range p.Imports() {
-			create(imp)
-		}
-	}
+	// The packages the package imports, whose functions and variables
+	// its code names; the methods of other packages' types are made from
+	// their types when the code reaches them.
 	for _, p := range g.pkg.Imports() {
-		create(p)
+		prog.CreatePackage(p, nil, nil, true)
 	}
-	pkg := prog.CreatePackage(g.pkg, g.files, g.info, false)
+	files, info := g.bodiless(needed)
+	pkg := prog.CreatePackage(g.pkg, files, info, false)
 	pkg.Build()
 	l = &ssaLayer{
-		g:       g,
-		valueOf: map[ast.Expr]ssa.Value{},
-		exprOf:  map[ssa.Value]ast.Expr{},
-		evals:   map[*ast.FuncDecl]*evaluator{},
-		loops:   map[*ssa.Function]map[*ssa.BasicBlock]bool{},
+		g:     g,
+		built: needed,
+		init:  pkg.Func("init"),
+		refs:  map[*ssa.Function]*debugRefs{},
+		loops: map[*ssa.Function]map[*ssa.BasicBlock]bool{},
 	}
 	l.funcs = l.functions(pkg)
-	for _, fn := range l.funcs {
-		for _, b := range fn.Blocks {
-			for _, ins := range b.Instrs {
-				ref, ok := ins.(*ssa.DebugRef)
-				if !ok || ref.IsAddr {
-					continue
-				}
-				if _, seen := l.valueOf[ref.Expr]; !seen {
-					l.valueOf[ref.Expr] = ref.X
-				}
-				if _, seen := l.exprOf[ref.X]; !seen {
-					l.exprOf[ref.X] = ref.Expr
-				}
+	return l, nil
+}
+
+// debugRefs returns fn's debug references, indexed on first use.
+func (l *ssaLayer) debugRefs(fn *ssa.Function) *debugRefs {
+	if r := l.refs[fn]; r != nil {
+		return r
+	}
+	r := &debugRefs{valueOf: map[ast.Expr]ssa.Value{}, exprOf: map[ssa.Value]ast.Expr{}}
+	for _, b := range fn.Blocks {
+		for _, ins := range b.Instrs {
+			ref, ok := ins.(*ssa.DebugRef)
+			if !ok || ref.IsAddr {
+				continue
+			}
+			if _, seen := r.valueOf[ref.Expr]; !seen {
+				r.valueOf[ref.Expr] = ref.X
+			}
+			if _, seen := r.exprOf[ref.X]; !seen {
+				r.exprOf[ref.X] = ref.Expr
 			}
 		}
 	}
-	return l, nil
+	l.refs[fn] = r
+	return r
+}
+
+// valueOf returns the SSA value of an expression: that of the innermost
+// function with a body around it, or of the package's initializer.
+func (l *ssaLayer) valueOf(x ast.Expr) ssa.Value {
+	x = ast.Unparen(x)
+	fn := l.init
+	var around ast.Node
+	for _, f := range l.funcs {
+		syn := f.Syntax()
+		if syn == nil || !within(syn, x.Pos()) {
+			continue
+		}
+		if around == nil || within(around, syn.Pos()) {
+			fn, around = f, syn
+		}
+	}
+	if fn == nil {
+		return nil
+	}
+	return l.debugRefs(fn).valueOf[x]
+}
+
+// exprOf returns the first expression that gave an SSA value of a
+// function, or nil.
+func (l *ssaLayer) exprOf(v ssa.Value) ast.Expr {
+	fn := v.Parent()
+	if fn == nil {
+		return nil
+	}
+	return l.debugRefs(fn).exprOf[v]
 }
 
 // functions returns the package's functions with bodies, their function
@@ -517,7 +596,7 @@ func (l *ssaLayer) isKeySink(c *ssa.Call) bool {
 		return l.g.IsClientPackage(c.Call.Method.Pkg()) || l.g.TypeRole(c.Call.Value.Type()) != ""
 	}
 	fn := c.Call.StaticCallee()
-	return fn != nil && l.g.IsClientPackage(fn.Pkg.Pkg)
+	return fn != nil && fn.Object() != nil && l.g.IsClientPackage(fn.Object().Pkg())
 }
 
 // call returns the collection a call returns: append's, and that of a
@@ -584,11 +663,11 @@ func (g *Engine) keySlice(e *evaluator, call *ast.CallExpr, x ast.Expr) slice {
 // a call in e's function, as the syntax tree's slice gives them; false
 // when the SSA layer does not see all of them either.
 func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, bool) {
-	l := g.ssaForm()
+	l := g.ssaForm(x.Pos())
 	if l == nil {
 		return slice{}, false
 	}
-	v := l.valueOf[ast.Unparen(x)]
+	v := l.valueOf(x)
 	if v == nil {
 		return slice{}, false
 	}
@@ -699,7 +778,7 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 	if keys, ok := l.listedKeys(v); ok {
 		return keys, nil
 	}
-	if x := l.exprOf[v]; x != nil {
+	if x := l.exprOf(v); x != nil {
 		if ev := l.evaluator(e, v.Parent()); ev != nil {
 			alts := ev.keys(x)
 			if ev != e {
@@ -766,7 +845,7 @@ func receiverOf(c *ssa.Call) ssa.Value {
 // its pattern, the method's parameter named match or pattern, matches, as
 // the evaluator of the call's function gives the pattern.
 func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
-	x, ok := l.exprOf[call].(*ast.CallExpr)
+	x, ok := l.exprOf(call).(*ast.CallExpr)
 	if !ok {
 		return nil, false
 	}
@@ -999,11 +1078,11 @@ func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 // command that lists keys (listedKeys), each noted with its value as
 // another key of the reply holds it.
 func (g *Engine) listed(x ast.Expr) ([]Value, bool) {
-	l := g.ssaForm()
+	l := g.ssaForm(x.Pos())
 	if l == nil {
 		return nil, false
 	}
-	v := l.valueOf[ast.Unparen(x)]
+	v := l.valueOf(x)
 	if v == nil {
 		return nil, false
 	}
@@ -1031,13 +1110,16 @@ func shaped(alts []Value) bool {
 // from a channel of the package, directly or through a slice of them:
 // what every send on a channel of that type puts in f.
 func (g *Engine) ssaFieldKeys(e *evaluator, x *ast.SelectorExpr) ([]Value, bool) {
-	l := g.ssaForm()
+	if !g.sends || len(g.unitGraph().senders) == 0 {
+		return nil, false // no channel to carry a struct
+	}
+	l := g.ssaForm(x.Pos())
 	if l == nil {
 		return nil, false
 	}
 	var base ssa.Value
 	field := -1
-	switch v := l.valueOf[x].(type) {
+	switch v := l.valueOf(x).(type) {
 	case *ssa.Field:
 		base, field = v.X, v.Field
 	case *ssa.UnOp:
