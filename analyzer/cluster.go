@@ -135,37 +135,6 @@ func clientName(call *ast.CallExpr) string {
 	return types.ExprString(sel.X)
 }
 
-// A dbOption is an option struct of a client library that makes a cluster
-// client from some of its fields and has a database field that the
-// cluster client drops.
-type dbOption struct {
-	typ string // the struct type's name
-	// db is the database field; addrs the list of addresses, of which two
-	// or more make a cluster client; cluster a bool field that makes one;
-	// failover a string field that, when set, makes a Sentinel client that
-	// keeps the database instead.
-	db, addrs, cluster, failover string
-	// ctor is the function that builds the client from the options.
-	ctor string
-}
-
-// dbOptions are the option structs whose database a cluster client drops,
-// by the import path of their package. go-redis's NewUniversalClient
-// builds a ClusterClient when MasterName is empty and Addrs has two
-// addresses or more, or IsClusterMode is set (v9); the ClusterClient has
-// no database.
-var dbOptions = map[string][]dbOption{
-	"github.com/redis/go-redis/v9": {{typ: "UniversalOptions", db: "DB", addrs: "Addrs", cluster: "IsClusterMode", failover: "MasterName", ctor: "NewUniversalClient"}},
-	"github.com/go-redis/redis/v8": {{typ: "UniversalOptions", db: "DB", addrs: "Addrs", failover: "MasterName", ctor: "NewUniversalClient"}},
-}
-
-// clusterURLFuncs are the functions that parse a Redis URL into the
-// options of a cluster client, which have no database: the URL's path
-// (redis://host:6379/3) is dropped.
-var clusterURLFuncs = map[string][]string{
-	"github.com/redis/go-redis/v9": {"ParseClusterURL"},
-}
-
 // clientOptions returns the cluster-db findings of the package's option
 // literals and cluster URLs, which need no command to be sent in the
 // package: the client is often made in a package of its own.
@@ -178,11 +147,11 @@ func clientOptions(pass *analysis.Pass, rules *ruleset.Rules) []diag {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CompositeLit:
-				if d, ok := optionLiteral(pass, n); ok {
+				if d, ok := optionLiteral(pass, rules, n); ok {
 					out = append(out, d)
 				}
 			case *ast.CallExpr:
-				if d, ok := clusterURL(pass, n); ok {
+				if d, ok := clusterURL(pass, rules, n); ok {
 					out = append(out, d)
 				}
 			}
@@ -192,23 +161,20 @@ func clientOptions(pass *analysis.Pass, rules *ruleset.Rules) []diag {
 	return out
 }
 
-// optionLiteral reports a literal of a dbOption that makes a cluster
-// client and sets its database to a constant other than 0.
-func optionLiteral(pass *analysis.Pass, lit *ast.CompositeLit) (diag, bool) {
+// optionLiteral reports a literal of a client's option struct (the
+// rules' options) that makes a cluster client and sets its database to a
+// constant other than 0.
+func optionLiteral(pass *analysis.Pass, rules *ruleset.Rules, lit *ast.CompositeLit) (diag, bool) {
 	t := pass.TypesInfo.TypeOf(lit)
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil {
 		return diag{}, false
 	}
-	var opt *dbOption
-	for i, o := range dbOptions[n.Obj().Pkg().Path()] {
-		if o.typ == n.Obj().Name() {
-			opt = &dbOptions[n.Obj().Pkg().Path()][i]
-		}
-	}
-	if opt == nil {
+	client := rules.ClientOf(n.Obj().Pkg().Path())
+	if client == nil || client.Options[n.Obj().Name()] == nil {
 		return diag{}, false
 	}
+	opt, typ := client.Options[n.Obj().Name()], n.Obj().Name()
 	fields := map[string]ast.Expr{}
 	for _, e := range lit.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
@@ -217,24 +183,24 @@ func optionLiteral(pass *analysis.Pass, lit *ast.CompositeLit) (diag, bool) {
 			}
 		}
 	}
-	dbExpr := fields[opt.db]
+	dbExpr := fields[opt.DB]
 	db, ok := intConst(pass, dbExpr)
 	if !ok || db == 0 {
 		return diag{}, false
 	}
-	if m := fields[opt.failover]; m != nil {
+	if m := fields[opt.Sentinel]; opt.Sentinel != "" && m != nil {
 		if s, ok := stringConst(pass, m); !ok || s != "" {
 			return diag{}, false // a Sentinel client may keep the database
 		}
 	}
 	why := ""
-	if x := fields[opt.cluster]; opt.cluster != "" && x != nil {
+	if x := fields[opt.Cluster]; opt.Cluster != "" && x != nil {
 		if tv := pass.TypesInfo.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
-			why = opt.cluster + " set"
+			why = opt.Cluster + " set"
 		}
 	}
-	if a, ok := fields[opt.addrs].(*ast.CompositeLit); ok && len(a.Elts) > 1 && why == "" {
-		why = fmt.Sprintf("%d addresses in %s", len(a.Elts), opt.addrs)
+	if a, ok := fields[opt.Addrs].(*ast.CompositeLit); ok && len(a.Elts) > 1 && why == "" {
+		why = fmt.Sprintf("%d addresses in %s", len(a.Elts), opt.Addrs)
 	}
 	if why == "" {
 		return diag{}, false
@@ -243,22 +209,20 @@ func optionLiteral(pass *analysis.Pass, lit *ast.CompositeLit) (diag, bool) {
 		pos:      dbExpr.Pos(),
 		end:      dbExpr.End(),
 		category: checks.ClusterDB,
-		message:  fmt.Sprintf("%s with %s and %s %d: %s builds a ClusterClient, which drops %s, so every key goes to db 0 with no error; keep the data in db 0 and tell it apart by a key prefix", opt.typ, why, opt.db, db, opt.ctor, opt.db),
+		message:  fmt.Sprintf("%s with %s and %s %d: %s builds a ClusterClient, which drops %s, so every key goes to db 0 with no error; keep the data in db 0 and tell it apart by a key prefix", typ, why, opt.DB, db, opt.Constructor, opt.DB),
 	}, true
 }
 
-// clusterURL reports a cluster URL function given a constant URL whose path
-// names a database other than 0.
-func clusterURL(pass *analysis.Pass, call *ast.CallExpr) (diag, bool) {
+// clusterURL reports a call of a client's cluster URL function (the
+// rules' cluster-urls) given a constant URL whose path names a database
+// other than 0.
+func clusterURL(pass *analysis.Pass, rules *ruleset.Rules, call *ast.CallExpr) (diag, bool) {
 	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || len(call.Args) == 0 {
+	if !ok || fn.Pkg() == nil || fn.Signature().Recv() != nil || len(call.Args) == 0 {
 		return diag{}, false
 	}
-	found := false
-	for _, name := range clusterURLFuncs[fn.Pkg().Path()] {
-		found = found || fn.Name() == name
-	}
-	if !found {
+	client := rules.ClientOf(fn.Pkg().Path())
+	if client == nil || !slices.Contains(client.ClusterURLs, fn.Name()) {
 		return diag{}, false
 	}
 	s, ok := stringConst(pass, call.Args[0])

@@ -67,7 +67,8 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types", "split-with"}
+	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
+	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
 	policies      = []string{"all_shards", "all_nodes", "special"}
@@ -619,6 +620,19 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 				c.SplitWith = append(c.SplitWith, name)
 			}
 		}
+		if oe, ok := f["options"]; ok {
+			c.Options = l.options(oe.val, what)
+		}
+		if ue, ok := f["cluster-urls"]; ok {
+			names, nodes := l.strList(ue.val, "cluster-urls of "+what)
+			for i, name := range names {
+				if !typeNameRE.MatchString(name) {
+					l.errf(nodes[i], "cluster-urls of %s names %q, not a function such as ParseClusterURL", what, name)
+					continue
+				}
+				c.ClusterURLs = append(c.ClusterURLs, name)
+			}
+		}
 		if me, ok := f["methods"]; ok {
 			for _, me := range l.mapping(me.val, "the methods of "+what, "method names to method rules") {
 				mname := me.key.Value
@@ -634,6 +648,44 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 		}
 		r.Clients = append(r.Clients, c)
 	}
+}
+
+// options parses a client's option structs; what names the client.
+func (l *loader) options(n *yaml.Node, what string) map[string]*Options {
+	out := map[string]*Options{}
+	for _, e := range l.mapping(n, "the options of "+what, "option struct names to their fields") {
+		tname := e.key.Value
+		if !typeNameRE.MatchString(tname) {
+			l.errf(e.key, "option struct %q of %s is not a Go type name such as UniversalOptions", tname, what)
+			continue
+		}
+		owhat := fmt.Sprintf("option struct %q of %s", tname, what)
+		f := l.fields(e.val, owhat, optionFields)
+		o := &Options{}
+		for _, field := range []struct {
+			name     string
+			to       *string
+			required bool
+		}{
+			{"db", &o.DB, true}, {"addrs", &o.Addrs, true}, {"constructor", &o.Constructor, true},
+			{"cluster", &o.Cluster, false}, {"sentinel", &o.Sentinel, false},
+		} {
+			fe, ok := f[field.name]
+			if !ok {
+				if field.required {
+					l.errf(e.key, "%s has no %s; give the name of its field or function", owhat, field.name)
+				}
+				continue
+			}
+			if !typeNameRE.MatchString(fe.val.Value) {
+				l.errf(fe.val, "%s of %s is %q, not a Go name such as DB", field.name, owhat, fe.val.Value)
+				continue
+			}
+			*field.to = fe.val.Value
+		}
+		out[tname] = o
+	}
+	return out
 }
 
 // method parses a method rule; what names it in messages.
@@ -1067,7 +1119,10 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith)}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs)}
+		if c.Options != nil {
+			n.Options = maps.Clone(c.Options)
+		}
 		for k, v := range c.Methods {
 			n.Methods[k] = v
 		}
@@ -1091,6 +1146,15 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		}
 		if len(oc.SplitWith) > 0 {
 			c.SplitWith = slices.Clone(oc.SplitWith)
+		}
+		if len(oc.ClusterURLs) > 0 {
+			c.ClusterURLs = slices.Clone(oc.ClusterURLs)
+		}
+		for k, v := range oc.Options {
+			if c.Options == nil {
+				c.Options = map[string]*Options{}
+			}
+			c.Options[k] = v
 		}
 		for k, v := range oc.Methods {
 			c.Methods[k] = v

@@ -595,3 +595,58 @@ func TestSplitWith(t *testing.T) {
 		t.Errorf("split-since: %v", err)
 	}
 }
+
+// options and cluster-urls say which option structs and URL functions make
+// a client that drops its database, kept through a merge and laid over by
+// an override; a missing or bad field is an error at its place.
+func TestClientOptions(t *testing.T) {
+	base, err := ParseRules("base.yaml", []byte(`version: 1
+clients:
+  lib:
+    packages: [example.com/lib]
+    options: {Opts: {db: DB, addrs: Addrs, cluster: Cluster, sentinel: Master, constructor: New}}
+    cluster-urls: [ParseURL]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := base.ClientOf("example.com/lib")
+	if got, want := c.Options["Opts"], (&Options{DB: "DB", Addrs: "Addrs", Cluster: "Cluster", Sentinel: "Master", Constructor: "New"}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Options = %+v, want %+v", got, want)
+	}
+	if !reflect.DeepEqual(c.ClusterURLs, []string{"ParseURL"}) {
+		t.Errorf("ClusterURLs = %q", c.ClusterURLs)
+	}
+	over, err := ParseRules("over.yaml", []byte(`version: 1
+clients:
+  lib:
+    options: {Other: {db: Index, addrs: Hosts, constructor: Dial}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := base.Merge(over).ClientOf("example.com/lib")
+	if len(m.Options) != 2 || m.Options["Opts"] == nil || m.Options["Other"].DB != "Index" || !reflect.DeepEqual(m.ClusterURLs, []string{"ParseURL"}) {
+		t.Errorf("merged = %+v %q", m.Options, m.ClusterURLs)
+	}
+	if len(c.Options) != 1 {
+		t.Errorf("the merge changed the base: %+v", c.Options)
+	}
+	_, err = ParseRules("bad.yaml", []byte(`version: 1
+clients:
+  lib:
+    packages: [example.com/lib]
+    options: {Opts: {db: DB, addr: Addrs}}
+    cluster-urls: ["a b"]
+`))
+	for _, want := range []string{
+		`bad.yaml:5:30: unknown field "addr" in option struct "Opts" of client "lib"; expected one of db, addrs, cluster, sentinel, constructor`,
+		`bad.yaml:5:15: option struct "Opts" of client "lib" has no addrs; give the name of its field or function`,
+		`bad.yaml:5:15: option struct "Opts" of client "lib" has no constructor; give the name of its field or function`,
+		`bad.yaml:6:20: cluster-urls of client "lib" names "a b", not a function such as ParseClusterURL`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad options: %v\nwant %s", err, want)
+		}
+	}
+}

@@ -110,6 +110,26 @@ type Client struct {
 	// Redis's command tips, c.SetCommandInfoResolver(c.NewDynamicResolver()),
 	// and never by itself. Empty when nothing does.
 	SplitWith []string
+	// Options are the library's option structs that build a client that
+	// may be a cluster, by type name ("UniversalOptions"): a cluster client
+	// has no database, so it drops the struct's database field.
+	Options map[string]*Options
+	// ClusterURLs are the library's functions that parse a Redis URL into
+	// a cluster client's options ("ParseClusterURL"): the database that
+	// the URL's path names is dropped.
+	ClusterURLs []string
+}
+
+// Options are the fields of a client's option struct that decide what
+// its constructor builds.
+type Options struct {
+	// DB is the database field; Addrs the list of addresses, of which two
+	// or more make a cluster client; Cluster a bool field that makes one
+	// ("" where the struct has none); Sentinel a string field that, when
+	// set, makes a Sentinel client, which keeps the database ("" for none).
+	DB, Addrs, Cluster, Sentinel string
+	// Constructor is the function that builds the client from them.
+	Constructor string
 }
 
 // A TypeRole is what a client library's type is.

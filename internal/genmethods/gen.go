@@ -28,6 +28,12 @@ type Client struct {
 	// cluster client split the commands marked split by slot when they are
 	// sent alone (rules.yaml's split-with); none for none.
 	SplitWith []string
+	// Options are the option structs that build a client that may be a
+	// cluster, whose database it drops (rules.yaml's options), as their
+	// YAML flow mappings by type name, in order; ClusterURLs the
+	// functions that parse a URL into a cluster client's options.
+	Options     [][2]string
+	ClusterURLs []string
 }
 
 // goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
@@ -48,13 +54,27 @@ var Clients = []Client{
 	// command tips: c.SetCommandInfoResolver(c.NewDynamicResolver()). Its
 	// default resolver knows only FT.* commands, and every v9 release
 	// refuses them with CROSSSLOT otherwise (internal/matrix's rows).
-	{"go-redis v9", "github.com/redis/go-redis/v9", goRedisTypes, []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"}},
-	{"go-redis v8", "github.com/go-redis/redis/v8", goRedisTypes, nil},
+	//
+	// NewUniversalClient builds a ClusterClient, which has no database,
+	// when MasterName is empty and Addrs has two addresses or more, or
+	// (v9) IsClusterMode is set; ParseClusterURL (v9) drops the URL's
+	// path. clustercheck's readiness ground truth shows both on a live
+	// cluster.
+	{
+		Name: "go-redis v9", Path: "github.com/redis/go-redis/v9", Types: goRedisTypes,
+		SplitWith:   []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"},
+		Options:     [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, cluster: IsClusterMode, sentinel: MasterName, constructor: NewUniversalClient}"}},
+		ClusterURLs: []string{"ParseClusterURL"},
+	},
+	{
+		Name: "go-redis v8", Path: "github.com/go-redis/redis/v8", Types: goRedisTypes,
+		Options: [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, sentinel: MasterName, constructor: NewUniversalClient}"}},
+	},
 	// v7 and v6 have v8's API without contexts: their parameters count
 	// from 0 at the first one after the receiver, so every selector is one
 	// less than v8's for the same method.
-	{"go-redis v7", "github.com/go-redis/redis/v7", goRedisTypes, nil},
-	{"go-redis v6", "github.com/go-redis/redis", goRedisTypes, nil},
+	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes},
+	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -889,6 +909,16 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Client.SplitWith) > 0 {
 			fmt.Fprintf(&b, "    split-with: [%s]\n", strings.Join(t.Client.SplitWith, ", "))
+		}
+		if len(t.Client.Options) > 0 {
+			var opts []string
+			for _, o := range t.Client.Options {
+				opts = append(opts, o[0]+": "+o[1])
+			}
+			fmt.Fprintf(&b, "    options: {%s}\n", strings.Join(opts, ", "))
+		}
+		if len(t.Client.ClusterURLs) > 0 {
+			fmt.Fprintf(&b, "    cluster-urls: [%s]\n", strings.Join(t.Client.ClusterURLs, ", "))
 		}
 		b.WriteString("    methods:\n")
 		for _, m := range t.Methods {
