@@ -14,19 +14,31 @@ import (
 // queues, and XREADGROUP gets append(streamKeys, streamIDs...). The same
 // loop is oxhq/canio's Redis job backend (runtime/stagehand/internal/jobs,
 // redisBackend.Dequeue), with b.queueKeyFor(queueName) for each stream.
-type taskQueue struct {
+type taskQueue[T any] struct {
 	keyPrefix, tasktype, group, worker string
 }
 
-func (q *taskQueue) streamKey(queue string) string {
+type keyInfo struct {
+	stream, set string
+}
+
+func (q *taskQueue[T]) keys(queue string) keyInfo {
+	return keyInfo{
+		stream: fmt.Sprintf("%stask-stream:%s:%s", q.keyPrefix, queue, q.tasktype),
+		set:    fmt.Sprintf("%stask-set:%s:%s", q.keyPrefix, queue, q.tasktype),
+	}
+}
+
+func (q *taskQueue[T]) streamKey(queue string) string {
 	return fmt.Sprintf("%stask-stream:%s:%s", q.keyPrefix, queue, q.tasktype)
 }
 
-func (q *taskQueue) dequeue(ctx context.Context, rdb redis.UniversalClient, queues []string, timeout time.Duration) ([]redis.XStream, error) {
+func (q *taskQueue[T]) dequeue(ctx context.Context, rdb redis.UniversalClient, queues []string, timeout time.Duration) ([]redis.XStream, error) {
 	streamKeys := []string{}
 	streamIDs := []string{}
 	for _, queue := range queues {
-		streamKeys = append(streamKeys, q.streamKey(queue))
+		keys := q.keys(queue)
+		streamKeys = append(streamKeys, keys.stream)
 		streamIDs = append(streamIDs, ">")
 	}
 	return rdb.XReadGroup(ctx, &redis.XReadGroupArgs{ // want `XREADGROUP keys built as "<q.keyPrefix>task-stream:<queue>:<q.tasktype>" from different values may hash to different slots`
@@ -41,11 +53,11 @@ func (q *taskQueue) dequeue(ctx context.Context, rdb redis.UniversalClient, queu
 // Fixed: the streams of one task type share the hashtag
 // "{<prefix>task-stream:<type>}", so one XREADGROUP reads them all in one
 // slot.
-func (q *taskQueue) streamKeyFixed(queue string) string {
+func (q *taskQueue[T]) streamKeyFixed(queue string) string {
 	return fmt.Sprintf("{%stask-stream:%s}:%s", q.keyPrefix, q.tasktype, queue)
 }
 
-func (q *taskQueue) dequeueFixed(ctx context.Context, rdb redis.UniversalClient, queues []string, timeout time.Duration) ([]redis.XStream, error) {
+func (q *taskQueue[T]) dequeueFixed(ctx context.Context, rdb redis.UniversalClient, queues []string, timeout time.Duration) ([]redis.XStream, error) {
 	streamKeys := []string{}
 	streamIDs := []string{}
 	for _, queue := range queues {
@@ -63,7 +75,7 @@ func (q *taskQueue) dequeueFixed(ctx context.Context, rdb redis.UniversalClient,
 
 // The IDs appended before the keys, or a slice whose halves are not built
 // alike, do not split: nothing is said of them.
-func (q *taskQueue) dequeueUneven(ctx context.Context, rdb redis.UniversalClient, first string, queues []string) {
+func (q *taskQueue[T]) dequeueUneven(ctx context.Context, rdb redis.UniversalClient, first string, queues []string) {
 	streams := []string{q.streamKey(first)}
 	for _, queue := range queues {
 		streams = append(streams, q.streamKey(queue), ">")
