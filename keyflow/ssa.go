@@ -816,7 +816,7 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 // its method, and the values of its pattern, the method's parameter named
 // match or pattern, as the evaluator of the call's function gives them;
 // no pattern for a command whose reply lists the members of one key
-// (memberReplies).
+// (the rules' member-replies).
 func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Value, bool) {
 	x, ok := l.exprOf[call].(*ast.CallExpr)
 	if !ok {
@@ -826,7 +826,7 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 	if m == nil {
 		return nil, nil, nil, false
 	}
-	if memberReplies[m.Command] {
+	if l.g.rules.RepliesMembers(m.Command) {
 		return x, m, nil, true
 	}
 	if m.Command != "KEYS" && m.Command != "SCAN" {
@@ -911,17 +911,9 @@ func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
 	return k, HasShape(k) || n > 0
 }
 
-// memberReplies are the commands whose reply lists the members or fields
-// of one key (a set, a sorted set, a list, a hash): when code uses them as
-// keys, as an index of the keys it wrote, each member is a key of its own.
-var memberReplies = map[string]bool{
-	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true, "SRANDMEMBER": true,
-	"HKEYS": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZREVRANGE": true,
-	"ZREVRANGEBYSCORE": true, "ZRANGEBYLEX": true, "LRANGE": true,
-}
-
 // Listed reports whether k stands for the keys of a listing command's
-// reply (KEYS, SCAN, or the members of an index key, memberReplies): keys
+// reply (KEYS, SCAN, or the members of an index key: the rules'
+// member-replies): keys
 // the server holds, each one different, so that several of them may span
 // slots even when the code shows no text of theirs.
 func Listed(k keyspace.Key) bool {
