@@ -77,17 +77,6 @@ func (g *Engine) findRegistered() map[*types.Var]registration {
 	out := map[*types.Var]registration{}
 	addrs := map[*types.Var]int{}
 	assigned := map[*types.Var]bool{}
-	pkgVar := func(x ast.Expr) *types.Var {
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		v, ok := g.info.Uses[id].(*types.Var)
-		if !ok || v.Pkg() != g.pkg || v.Parent() != g.pkg.Scope() {
-			return nil
-		}
-		return v
-	}
 	type entry struct {
 		v    *types.Var
 		name string
@@ -103,17 +92,17 @@ func (g *Engine) findRegistered() map[*types.Var]registration {
 			ast.Inspect(d, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.UnaryExpr:
-					if v := pkgVar(n.X); v != nil && n.Op == token.AND {
+					if v := g.pkgVarOf(n.X); v != nil && n.Op == token.AND {
 						addrs[v]++
 					}
 				case *ast.AssignStmt:
 					for _, lhs := range n.Lhs {
-						if v := pkgVar(lhs); v != nil {
+						if v := g.pkgVarOf(lhs); v != nil {
 							assigned[v] = true
 						}
 					}
 				case *ast.IncDecStmt:
-					if v := pkgVar(n.X); v != nil {
+					if v := g.pkgVarOf(n.X); v != nil {
 						assigned[v] = true
 					}
 				case *ast.CompositeLit:
@@ -138,7 +127,7 @@ func (g *Engine) findRegistered() map[*types.Var]registration {
 						if kval == nil || kval.Kind() != constant.String || !ok || u.Op != token.AND {
 							continue
 						}
-						if v := pkgVar(u.X); v != nil {
+						if v := g.pkgVarOf(u.X); v != nil {
 							es = append(es, entry{v, constant.StringVal(kval)})
 						}
 					}

@@ -120,29 +120,13 @@ func (l *ssaLayer) callerElem(caller, inner *evaluator, x *ast.CallExpr, el sEle
 func (g *Engine) substituteAll(e *evaluator, call *ast.CallExpr, alts []Value) []Value {
 	var out []Value
 	for _, a := range alts {
-		parts := make([][]keyspace.Key, len(a.Key.Parts))
-		for i, p := range a.Key.Parts {
-			if p.Unknown && strings.HasPrefix(p.ID, "$") {
-				parts[i] = g.paramValue(e, call, p)
-				if len(parts[i]) == 0 {
-					return nil
-				}
-				continue
-			}
-			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		keys := g.substituteKey(e, call, a.Key, true)
+		if keys == nil {
+			return nil
 		}
-		if count(parts, maxAlts) > maxAlts {
-			out = append(out, Value{keyspace.Unknown("", exprName(call), false), call.Pos()})
-			continue
-		}
-		combos(reversed(parts), maxAlts, func(c []keyspace.Key) bool {
-			var k keyspace.Key
-			for i := len(c) - 1; i >= 0; i-- {
-				k = keyspace.Concat(k, c[i])
-			}
+		for _, k := range keys {
 			out = append(out, Value{k, call.Pos()})
-			return true
-		})
+		}
 	}
 	if len(out) > maxAlts {
 		return []Value{{keyspace.Unknown("", exprName(call), false), call.Pos()}}
