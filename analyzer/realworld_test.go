@@ -23,11 +23,13 @@ import (
 //	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
+//	               (of streams and IDs each appended in one loop)
 //	  fields       struct fields set by constructors, exported via facts;
 //	               two fields set from one parameter, one in a hashtag
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
-//	               through a project's interface implemented elsewhere
+//	               through a project's interface implemented elsewhere;
+//	               scripts a table registers by address and a loader fills
 //	  lostupdate   what is and is not a lost update
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that
@@ -45,7 +47,8 @@ import (
 //	  filled       slices made and filled by index, []interface{} grown
 //	               in loops and spread into MSET or a raw Do
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
-//	               the members of an index set
+//	               the members of an index set; keys a helper lists with
+//	               SCAN by its caller's pattern and returns
 //	  prefixed     a caller's prefix joined to each element of a slice
 //	  chankeys     keys sent in structs over a channel to a batcher
 //	  fieldwriters a field set from a parameter and to literals, read

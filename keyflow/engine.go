@@ -78,6 +78,7 @@ type Engine struct {
 	writerEvals map[*ast.FuncDecl]*evaluator
 	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
 	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
+	registered  map[*types.Var]registration  // package-level variables a loader fills by address (scriptreg.go)
 	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
 	implPkgs    []*types.Package             // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;

@@ -612,6 +612,9 @@ func (e *evaluator) identity(x ast.Expr) string {
 			return v.Pkg().Path() + "." + v.Name()
 		}
 		if len(e.defs[v]) <= 1 {
+			// A variable set in a loop holds another value at each turn,
+			// and so do its fields (keys := q.Keys(queue); keys.StreamKey).
+			e.varying(v, nil)
 			return fmt.Sprintf("%s@%d", v.Name(), v.Pos())
 		}
 	case *ast.SelectorExpr:

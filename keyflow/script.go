@@ -172,6 +172,9 @@ func (g *Engine) pkgVarScript(v *types.Var, name string) (ScriptRef, bool) {
 	if set, ok := g.setInInit(v); ok {
 		return g.scriptOf(g.writerEval(set.decl), set.rhs, name)
 	}
+	if ref, ok := g.registeredScript(v, name); ok {
+		return ref, true
+	}
 	return g.importedScript(v)
 }
 

@@ -259,17 +259,6 @@ func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
 	if g.initSets == nil {
 		g.initSets = map[*types.Var]initSet{}
 		count := map[*types.Var]int{}
-		isPkgVar := func(x ast.Expr) *types.Var {
-			id, ok := ast.Unparen(x).(*ast.Ident)
-			if !ok {
-				return nil
-			}
-			v, ok := g.info.Uses[id].(*types.Var)
-			if !ok || v.Pkg() != g.pkg || v.Parent() != g.pkg.Scope() {
-				return nil
-			}
-			return v
-		}
 		for _, f := range g.files {
 			for _, d := range f.Decls {
 				decl, _ := d.(*ast.FuncDecl)
@@ -278,7 +267,7 @@ func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
 					switch n := n.(type) {
 					case *ast.AssignStmt:
 						for i, lhs := range n.Lhs {
-							v := isPkgVar(lhs)
+							v := g.pkgVarOf(lhs)
 							if v == nil {
 								continue
 							}
@@ -288,11 +277,11 @@ func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
 							}
 						}
 					case *ast.UnaryExpr:
-						if v := isPkgVar(n.X); v != nil && n.Op == token.AND {
+						if v := g.pkgVarOf(n.X); v != nil && n.Op == token.AND {
 							count[v] += 2
 						}
 					case *ast.IncDecStmt:
-						if v := isPkgVar(n.X); v != nil {
+						if v := g.pkgVarOf(n.X); v != nil {
 							count[v] += 2
 						}
 					}
@@ -308,6 +297,20 @@ func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
 	}
 	s, ok := g.initSets[v]
 	return s, ok
+}
+
+// pkgVarOf returns the package-level variable of the package that x
+// names, or nil.
+func (g *Engine) pkgVarOf(x ast.Expr) *types.Var {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := g.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != g.pkg || v.Parent() != g.pkg.Scope() {
+		return nil
+	}
+	return v
 }
 
 // constText folds x to constant text: a constant, a parameter that the

@@ -416,11 +416,12 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			open = open || sl.open
 			elems := sl.elems
 			if sel.Half {
-				if sl.open || hasMany(elems) {
+				half, ok := firstHalf(sl)
+				if !ok {
 					open = true
 					continue
 				}
-				elems = elems[:len(elems)/2]
+				elems = half
 			}
 			for i := 0; i < len(elems); i += max(sel.Step, 1) {
 				el := elems[i]
@@ -434,6 +435,33 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		}
 	}
 	return groups, open
+}
+
+// firstHalf returns the first half of a slice whose two halves pair up,
+// XREADGROUP's and XREAD's streams and then as many IDs. A slice of known
+// elements splits at its middle. One built of loops, append(keys, ids...)
+// with keys and ids each appended in a loop over the same streams, splits
+// where its elements do when the halves are built alike, each element
+// that stands for many against one that does: the command needs as many
+// IDs as streams, so the first half is what the first loops added.
+// Anything else is not split.
+func firstHalf(sl slice) ([]elem, bool) {
+	if sl.open {
+		return nil, false
+	}
+	n := len(sl.elems)
+	if !hasMany(sl.elems) {
+		return sl.elems[:n/2], true
+	}
+	if n%2 != 0 {
+		return nil, false
+	}
+	for i := range n / 2 {
+		if sl.elems[i].many != sl.elems[i+n/2].many {
+			return nil, false
+		}
+	}
+	return sl.elems[:n/2], true
 }
 
 // elemKeys returns the keys that N[].F, N[][K] or N{} pick out of a slice
@@ -946,7 +974,9 @@ func passesParam(keys []Value) bool {
 func shapedByCallers(keys []Value) bool {
 	param := false
 	for _, k := range keys {
-		if HasShape(k.Key) {
+		if HasShape(k.Key) || Listed(k.Key) {
+			// Keys a listing command's reply holds are many different
+			// keys, in doubt here whatever prefix the callers give.
 			return false
 		}
 		for _, p := range k.Key.Parts {

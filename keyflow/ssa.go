@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -295,6 +296,13 @@ type sElem struct {
 	// carry another value, parameters and loop variables of the sender
 	// alike.
 	sent bool
+	// again are keys' values as another of the many holds them, when the
+	// function that built them is not the one that reads them (returned).
+	again []Value
+	// glob, for keys that a listing command's pattern matches where the
+	// pattern is its function's parameter, is the reply's identity: keys
+	// holds the pattern, to be matched once a caller gives its text.
+	glob string
 }
 
 // A coll is what the SSA layer knows of a collection.
@@ -331,6 +339,8 @@ type walker struct {
 	// at is the call the collection is an argument of: it reads the
 	// collection, whatever it calls.
 	at ssa.Instruction
+	// into are the functions whose results the walk follows (returned).
+	into map[*ssa.Function]bool
 }
 
 // callAt returns the call instruction of fn that a call expression made.
@@ -398,6 +408,14 @@ func (w *walker) collection(v ssa.Value, depth int) coll {
 	case *ssa.Extract:
 		if keys, ok := w.l.listedKeys(v); ok {
 			return coll{elems: []sElem{{keys: keys, many: true}}}
+		}
+		if el, ok := w.l.pendingListed(v); ok {
+			return coll{elems: []sElem{el}}
+		}
+		if call, ok := v.Tuple.(*ssa.Call); ok {
+			if c, ok := w.returned(call, v.Index, depth); ok {
+				return c
+			}
 		}
 	}
 	return coll{open: true}
@@ -619,6 +637,9 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 		return coll{elems: []sElem{{keys: keys, many: true}}}
 	}
 	if !appendMethod(&common) {
+		if c, ok := w.returned(v, 0, depth); ok {
+			return c
+		}
 		return coll{open: true}
 	}
 	out := w.collection(common.Args[0], depth+1)
@@ -673,7 +694,7 @@ func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, 
 	}
 	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(v.Parent(), call)}
 	c := w.collection(v, 0)
-	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems {
+	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems || pending(c) {
 		return slice{}, false
 	}
 	return l.slice(e, c), true
@@ -686,7 +707,11 @@ func (l *ssaLayer) slice(e *evaluator, c coll) slice {
 	out := slice{open: c.open}
 	for _, el := range c.elems {
 		alts, ev := l.elemKeys(e, el)
-		out.elems = append(out.elems, elem{alts: alts, many: el.many, again: l.again(ev, el, alts)})
+		again := el.again
+		if again == nil {
+			again = l.again(ev, el, alts)
+		}
+		out.elems = append(out.elems, elem{alts: alts, many: el.many, again: again})
 	}
 	return out
 }
@@ -795,28 +820,35 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 // value, its Val, or the Val of its iterator. Each is one key that the
 // pattern matches: its literal text, with an unknown for each wildcard.
 func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
+	call := l.listCall(v)
+	if call == nil {
+		return nil, false
+	}
+	return l.patternKeys(call)
+}
+
+// listCall returns the command call whose reply v is, by its Result's
+// first value, its Val, or the Val of its iterator; nil for any other v.
+func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	var cmd ssa.Value
 	switch x := v.(type) {
 	case *ssa.Extract:
 		call, ok := x.Tuple.(*ssa.Call)
 		if !ok || x.Index != 0 || methodName(call) != "Result" {
-			return nil, false
+			return nil
 		}
 		cmd = receiverOf(call)
 	case *ssa.Call:
 		if methodName(x) != "Val" {
-			return nil, false
+			return nil
 		}
 		cmd = receiverOf(x)
 		if it, ok := cmd.(*ssa.Call); ok && methodName(it) == "Iterator" {
 			cmd = receiverOf(it)
 		}
 	}
-	call, ok := cmd.(*ssa.Call)
-	if !ok {
-		return nil, false
-	}
-	return l.patternKeys(call)
+	call, _ := cmd.(*ssa.Call)
+	return call
 }
 
 // methodName returns the name of the method a call calls, or "".
@@ -845,43 +877,70 @@ func receiverOf(c *ssa.Call) ssa.Value {
 // its pattern, the method's parameter named match or pattern, matches, as
 // the evaluator of the call's function gives the pattern.
 func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
-	x, ok := l.exprOf(call).(*ast.CallExpr)
+	x, m, pats, ok := l.pattern(call)
 	if !ok {
 		return nil, false
 	}
-	fn, m := l.g.Resolve(x)
-	if m == nil {
-		return nil, false
-	}
-	if memberReplies[m.Command] {
+	if pats == nil {
 		// Members used as keys: each one a key the package stored there,
 		// of no shape the code shows.
 		id := fmt.Sprintf("reply@%d#0", x.Pos())
 		return []Value{{keyspace.Unknown(id+".0", m.Command+" reply", false), x.Pos()}}, true
 	}
+	out, ok := globKeys(pats, fmt.Sprintf("reply@%d", x.Pos()))
+	return out, ok && len(out) > 0
+}
+
+// pattern returns the call expression of a command call that lists keys,
+// its method, and the values of its pattern, the method's parameter named
+// match or pattern, as the evaluator of the call's function gives them;
+// no pattern for a command whose reply lists the members of one key
+// (the rules' member-replies).
+func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Value, bool) {
+	x, ok := l.exprOf(call).(*ast.CallExpr)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	fn, m := l.g.Resolve(x)
+	if m == nil {
+		return nil, nil, nil, false
+	}
+	if l.g.rules.RepliesMembers(m.Command) {
+		return x, m, nil, true
+	}
 	if m.Command != "KEYS" && m.Command != "SCAN" {
-		return nil, false
+		return nil, nil, nil, false
 	}
 	ev := l.evaluator(nil, call.Parent())
 	if ev == nil {
-		return nil, false
+		return nil, nil, nil, false
 	}
 	params := fn.Signature().Params()
 	for i := 0; i < params.Len() && i < len(x.Args); i++ {
 		if name := params.At(i).Name(); name != "match" && name != "pattern" {
 			continue
 		}
-		var out []Value
-		for n, alt := range ev.keys(x.Args[i]) {
-			k, ok := globKey(alt.Key, fmt.Sprintf("reply@%d#%d", x.Pos(), n))
-			if !ok {
-				return nil, false
-			}
-			out = append(out, Value{k, x.Args[i].Pos()})
+		pats := slices.Clone(ev.keys(x.Args[i]))
+		for j := range pats {
+			pats[j].Pos = x.Args[i].Pos()
 		}
-		return out, len(out) > 0
+		return x, m, pats, true
 	}
-	return nil, false
+	return nil, nil, nil, false
+}
+
+// globKeys returns the keys that the patterns pats match (globKey), the
+// n-th pattern's unknowns named id#n; false when one has no text.
+func globKeys(pats []Value, id string) ([]Value, bool) {
+	var out []Value
+	for n, alt := range pats {
+		k, ok := globKey(alt.Key, fmt.Sprintf("%s#%d", id, n))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, Value{k, alt.Pos})
+	}
+	return out, true
 }
 
 // globKey returns the key that stands for those a glob pattern matches:
@@ -931,17 +990,9 @@ func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
 	return k, HasShape(k) || n > 0
 }
 
-// memberReplies are the commands whose reply lists the members or fields
-// of one key (a set, a sorted set, a list, a hash): when code uses them as
-// keys, as an index of the keys it wrote, each member is a key of its own.
-var memberReplies = map[string]bool{
-	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true, "SRANDMEMBER": true,
-	"HKEYS": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZREVRANGE": true,
-	"ZREVRANGEBYSCORE": true, "ZRANGEBYLEX": true, "LRANGE": true,
-}
-
 // Listed reports whether k stands for the keys of a listing command's
-// reply (KEYS, SCAN, or the members of an index key, memberReplies): keys
+// reply (KEYS, SCAN, or the members of an index key: the rules'
+// member-replies): keys
 // the server holds, each one different, so that several of them may span
 // slots even when the code shows no text of theirs.
 func Listed(k keyspace.Key) bool {

@@ -387,6 +387,12 @@ func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) (
 // substitute puts a call's arguments in place of the parameters that a
 // summary key refers to. The callee's own locals become fresh values.
 func (g *Engine) substitute(e *evaluator, call *ast.CallExpr, k keyspace.Key) []keyspace.Key {
+	return g.substituteKey(e, call, k, false)
+}
+
+// substituteKey is substitute; keep keeps the identities of the callee's
+// other unknowns ("name@pos", "reply@pos"), which substitute makes fresh.
+func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key, keep bool) []keyspace.Key {
 	parts := make([][]keyspace.Key, len(k.Parts))
 	for i, p := range k.Parts {
 		switch {
@@ -397,7 +403,7 @@ func (g *Engine) substitute(e *evaluator, call *ast.CallExpr, k keyspace.Key) []
 			if len(parts[i]) == 0 {
 				return nil
 			}
-		case strings.Contains(p.ID, "@"):
+		case !keep && strings.Contains(p.ID, "@"):
 			p.ID = ""
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		default:

@@ -66,7 +66,7 @@ func (e *RulesError) err() error {
 }
 
 var (
-	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "clients", "commands"}
+	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
@@ -437,6 +437,9 @@ func (l *loader) rules(r *Rules, doc *yaml.Node) {
 	if e, ok := f["wrappers"]; ok {
 		l.wrappers(r, e.val)
 	}
+	if e, ok := f["member-replies"]; ok {
+		l.memberReplies(r, e.val)
+	}
 	if e, ok := f["safe-writes"]; ok {
 		l.safeWrites(r, e.val)
 	}
@@ -546,6 +549,21 @@ func (l *loader) safeWrites(r *Rules, n *yaml.Node) {
 		r.SafeWrites[name] = w
 	}
 }
+
+// memberReplies parses the commands whose reply lists the members or
+// fields of one key: a list of command names, upper case.
+func (l *loader) memberReplies(r *Rules, n *yaml.Node) {
+	names, nodes := l.strList(n, "member-replies")
+	for i, name := range names {
+		if !commandNameRE.MatchString(name) {
+			l.errf(nodes[i], "member reply %q is not a command name in upper case, such as SMEMBERS", name)
+			continue
+		}
+		r.MemberReplies = append(r.MemberReplies, &MemberReply{Command: name, Pos: l.pos(nodes[i])})
+	}
+}
+
+var commandNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_.|]*$`)
 
 var safeWriteRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.|]*$`)
 
@@ -1172,6 +1190,12 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	for k, v := range over.Commands {
 		m.Commands[k] = v
 	}
+	m.MemberReplies = slices.Clone(r.MemberReplies)
+	for _, mr := range over.MemberReplies {
+		if !m.RepliesMembers(mr.Command) {
+			m.MemberReplies = append(m.MemberReplies, mr)
+		}
+	}
 	if len(r.SafeWrites)+len(over.SafeWrites) > 0 {
 		m.SafeWrites = maps.Clone(r.SafeWrites)
 		if m.SafeWrites == nil {
@@ -1288,6 +1312,11 @@ func (r *Rules) Validate() error {
 	for _, c := range r.Clients {
 		for _, name := range slices.Sorted(maps.Keys(c.Methods)) {
 			checkMethod(c.Methods[name], fmt.Sprintf("method %q of client %q", name, c.Name))
+		}
+	}
+	for _, mr := range r.MemberReplies {
+		if len(r.Commands) > 0 && r.Command(mr.Command) == nil {
+			add(mr.Pos, "member reply %s is not in the commands table", mr.Command)
 		}
 	}
 	for _, w := range r.Wrappers {

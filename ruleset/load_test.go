@@ -230,7 +230,7 @@ families:
 `, []string{`rules.yaml:1:10: version 2 is not supported; this slotlint reads rules files of version 1`}},
 		{"unknown top field", `version: 1
 family: {}
-`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, target, checks, families, groups, wrappers, safe-writes, clients, commands`}},
+`, []string{`rules.yaml:2:1: unknown field "family" in the rules file; expected one of version, target, checks, families, groups, wrappers, safe-writes, member-replies, clients, commands`}},
 		{"unknown target", `version: 1
 target: valkey
 `, []string{`rules.yaml:2:9: target "valkey" is not one of redis, valkey-9; it names the server the code runs against`}},

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,25 @@ type Rules struct {
 	// key specs say they update data, by command (upper case: "XACK") or
 	// client method ("SetNX").
 	SafeWrites map[string]*SafeWrite
+
+	// MemberReplies are the commands (upper case: "SMEMBERS") whose reply
+	// lists the members or fields of one key: code that keeps an index of
+	// the keys it wrote reads it back with one of them, and each member
+	// it then sends as a key is a key of its own.
+	MemberReplies []*MemberReply
+}
+
+// A MemberReply is a command whose reply lists the members or fields of
+// one key.
+type MemberReply struct {
+	Command string
+	Pos     Pos
+}
+
+// RepliesMembers reports whether a command's reply lists the members or
+// fields of one key (MemberReplies). The name is case-insensitive.
+func (r *Rules) RepliesMembers(command string) bool {
+	return slices.ContainsFunc(r.MemberReplies, func(m *MemberReply) bool { return strings.EqualFold(m.Command, command) })
 }
 
 // A SafeWrite is a write that cannot lose an update: the server makes it
