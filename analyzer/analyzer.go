@@ -165,7 +165,9 @@ func (c *checker) check(s *keyflow.Func) []diag {
 	var out, slots []diag
 	for _, site := range s.Sites {
 		slots = append(slots, crossSlot(site)...)
-		slots = append(slots, c.cluster(site)...)
+		if !s.OffCluster(site) {
+			slots = append(slots, c.cluster(site)...)
+		}
 		out = append(out, c.scripts(site)...)
 	}
 	out = append(oneAtEachCall(slots), out...)

@@ -86,27 +86,90 @@ func (c *checker) perNode(call *ast.CallExpr) bool {
 		return false
 	}
 	if c.callbackParams == nil {
-		c.callbackParams = map[*types.Var]bool{}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					for _, a := range call.Args {
-						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-							for _, fld := range lit.Type.Params.List {
-								for _, name := range fld.Names {
-									if pv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
-										c.callbackParams[pv] = true
-									}
+		c.nodeParams()
+	}
+	return c.callbackParams[v]
+}
+
+// nodeParams fills callbackParams: the parameters of function literals
+// passed to a call (perNode), and those of the package's unexported
+// functions that every call in the package gives one node's client (a
+// *redis.Client, or such a callback's parameter): a helper that a
+// ForEachMaster callback and the *redis.Client case of a type switch both
+// hand their client, typed redis.Cmdable, works on one node.
+func (c *checker) nodeParams() {
+	c.callbackParams = map[*types.Var]bool{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				for _, a := range call.Args {
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						for _, fld := range lit.Type.Params.List {
+							for _, name := range fld.Names {
+								if pv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+									c.callbackParams[pv] = true
 								}
 							}
 						}
 					}
 				}
-				return true
-			})
+			}
+			return true
+		})
+	}
+	// Calls of the package's functions, and how often each is named: a
+	// function named other than as a call's function has callers unseen.
+	calls := map[*types.Func][]*ast.CallExpr{}
+	uses := map[*types.Func]int{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if fn := typeutil.StaticCallee(c.pass.TypesInfo, n); fn != nil && fn.Pkg() == c.pass.Pkg {
+					calls[fn] = append(calls[fn], n)
+				}
+			case *ast.Ident:
+				if fn, ok := c.pass.TypesInfo.Uses[n].(*types.Func); ok {
+					uses[fn]++
+				}
+			}
+			return true
+		})
+	}
+	oneNode := func(x ast.Expr) bool {
+		if c.flow.TypeRole(c.pass.TypesInfo.TypeOf(x)) == ruleset.RoleClient {
+			return true
+		}
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+		return ok && c.callbackParams[v]
+	}
+	for grown := true; grown; {
+		grown = false
+		for fn, cs := range calls {
+			if fn.Exported() || uses[fn] != len(cs) {
+				continue
+			}
+			params := fn.Signature().Params()
+			for i := 0; i < params.Len(); i++ {
+				p := params.At(i)
+				if c.callbackParams[p] || i == params.Len()-1 && fn.Signature().Variadic() {
+					continue
+				}
+				all := true
+				for _, call := range cs {
+					all = all && i < len(call.Args) && oneNode(call.Args[i])
+				}
+				if all {
+					c.callbackParams[p] = true
+					grown = true
+				}
+			}
 		}
 	}
-	return c.callbackParams[v]
 }
 
 // keyspaceVerb says what a keyspace-wide command does with the keys.

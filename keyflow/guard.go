@@ -400,3 +400,15 @@ func (g *Engine) singleNodeCase(sw ast.Node, cc *ast.CaseClause) bool {
 	}
 	return true
 }
+
+// OffCluster reports whether a call of the function runs only where the
+// function has found that its client is not a Redis Cluster: in the branch
+// of a test for a cluster client that is not taken on one, or in a type
+// switch's case of clients of one node, whichever variable the call is
+// made on.
+func (s *Func) OffCluster(site *Site) bool {
+	if s.e == nil || site.Call == nil {
+		return false
+	}
+	return s.e.g.offCluster(s.e, site.Call.Pos(), nil)
+}

@@ -13,6 +13,7 @@
 #   bash scripts/realcode.sh redsync go-zero # only the modules with these names
 #   bash scripts/realcode.sh heldout2        # only the second held-out batch
 #   bash scripts/realcode.sh heldout3        # only the third held-out batch
+#   bash scripts/realcode.sh heldout4        # only the fourth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -132,6 +133,24 @@ heldout3=(
 )
 modules+=("${heldout3[@]}")
 
+# The fourth held-out batch, labelled the same way before slotlint first ran
+# on it, after the changes the third batch's misses led to; no fix was made
+# for its code before it was measured. `heldout4` names them. The Go module
+# proxy refused most candidates with more multi-key code (docs/realcode.md
+# lists them), so it is small.
+heldout4=(
+	"mev-boost-relay|github.com/flashbots/mev-boost-relay@v0.30.0|github.com/flashbots/mev-boost-relay/datastore"
+	"tyk-storage|github.com/TykTechnologies/storage@v1.2.2|github.com/TykTechnologies/storage/temporal/internal/driver/redisv9"
+	"traefik|github.com/traefik/traefik/v3@v3.4.0|github.com/traefik/traefik/v3/pkg/middlewares/ratelimiter"
+	"loki|github.com/grafana/loki/v3@v3.5.0|github.com/grafana/loki/v3/pkg/storage/chunk/cache github.com/grafana/loki/v3/pkg/storage/chunk/fetcher"
+	"argo-cd|github.com/argoproj/argo-cd/v3@v3.0.0|github.com/argoproj/argo-cd/v3/util/cache"
+	"go-eagle|github.com/go-eagle/eagle@v1.9.0|github.com/go-eagle/eagle/pkg/cache github.com/go-eagle/eagle/internal/cache github.com/go-eagle/eagle/internal/pkg github.com/go-eagle/eagle/pkg/redis github.com/go-eagle/eagle/pkg/lock"
+	"faktory|github.com/contribsys/faktory@v1.9.0|github.com/contribsys/faktory/manager github.com/contribsys/faktory/storage"
+	"go-vela|github.com/go-vela/server@v0.26.0|github.com/go-vela/server/queue/redis"
+	"roadrunner-redis|github.com/roadrunner-server/redis/v5@v5.0.0|github.com/roadrunner-server/redis/v5/kv"
+)
+modules+=("${heldout4[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
@@ -144,8 +163,12 @@ for a in "$@"; do
 		for entry in "${heldout3[@]}"; do picked+=("${entry%%|*}"); done
 		continue
 	fi
+	if [ "$a" = heldout4 ]; then
+		for entry in "${heldout4[@]}"; do picked+=("${entry%%|*}"); done
+		continue
+	fi
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2, heldout3 for the second and third held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2, heldout3, heldout4 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")

@@ -1,0 +1,70 @@
+package keyspace
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Origin: TykTechnologies/storage (temporal/internal/driver/redisv9,
+// keyvalue.go and flusher.go): a storage driver over a UniversalClient
+// that switches on the client's type, walks every master of a
+// *redis.ClusterClient with ForEachMaster and runs the per-node work in an
+// unexported helper typed redis.Cmdable, which the *redis.Client case calls
+// too. Every SCAN and FLUSHALL there is one node's, as it should be.
+type driver struct{ client redis.UniversalClient }
+
+func (d *driver) deleteMatching(ctx context.Context, pattern string) (int64, error) {
+	var total int64
+	switch client := d.client.(type) {
+	case *redis.ClusterClient:
+		err := client.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			n, err := d.deleteOnNode(ctx, node, pattern)
+			total += n
+			return err
+		})
+		return total, err
+	case *redis.Client:
+		return d.deleteOnNode(ctx, client, pattern)
+	}
+	return 0, nil
+}
+
+func (d *driver) deleteOnNode(ctx context.Context, client redis.Cmdable, pattern string) (int64, error) {
+	keys, _, err := client.Scan(ctx, 0, pattern, 0).Result()
+	if err != nil || len(keys) == 0 {
+		return 0, err
+	}
+	return client.Del(ctx, keys...).Result()
+}
+
+// flushAll calls FLUSHALL on the switched client in its *redis.Client case
+// (as d.client, not the case's variable): still one server.
+func (d *driver) flushAll(ctx context.Context) error {
+	switch client := d.client.(type) {
+	case *redis.ClusterClient:
+		return client.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			return node.FlushAll(ctx).Err()
+		})
+	case *redis.Client:
+		return d.client.FlushAll(ctx).Err()
+	}
+	return nil
+}
+
+// The bad forms: the same helper also handed the UniversalClient itself,
+// and FLUSHALL outside the switch.
+func (d *driver) countAll(ctx context.Context) int {
+	n := 0
+	d.countOn(ctx, d.client, &n)
+	return n
+}
+
+func (d *driver) countOn(ctx context.Context, client redis.Cmdable, n *int) {
+	keys, _, _ := client.Scan(ctx, 0, "*", 0).Result() // want `SCAN on client, a client that may be a cluster, reads one node's keys only`
+	*n += len(keys)
+}
+
+func (d *driver) flushAllBad(ctx context.Context) error {
+	return d.client.FlushAll(ctx).Err() // want `FLUSHALL on d.client, a client that may be a cluster, changes one node's keys only`
+}
