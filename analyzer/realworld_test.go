@@ -55,6 +55,8 @@ import (
 //	               twice: one object's one value
 //	  scriptintx   a script run on a transaction's pipeline: its keys
 //	               are the transaction's
+//	  cachekeys    keys built in a loop and handed to a cache interface
+//	               of another package that sends them in one MGET
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
@@ -92,7 +94,14 @@ func TestRealWorld(t *testing.T) {
 // "file:line: wrong" (a finding there that names other keys or says
 // something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
 // that the list stays exact.
-var knownGaps = []string{}
+var knownGaps = []string{
+	// A slice of keys handed to a method of another package's interface,
+	// whose one Redis implementation builds each key from an element and
+	// sends them in one MGET (a slice made with make and filled by index):
+	// the MGET is reported where it is sent, with the elements unknown,
+	// but no fact carries the slice's elements to the caller.
+	"cachekeys/cachekeys.go:25: missed",
+}
 
 type recorder struct{ errs []string }
 
