@@ -288,6 +288,15 @@ func (a *atomicity) stmt(st ast.Stmt, f *atomicFlow) taint {
 			}
 			f.merge(ran, false)
 		}
+		// A branch that always leaves reaches no statement after the if:
+		// the conditions it tested on its way out decide nothing there,
+		// only cond does.
+		if bodyLeaves {
+			body.exits = nil
+		}
+		if els != nil && elseLeaves {
+			els.exits = nil
+		}
 		f.after(cond, body, els)
 		if bodyLeaves || elseLeaves {
 			return cond
