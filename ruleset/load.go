@@ -629,27 +629,13 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 			}
 		}
 		if se, ok := f["split-with"]; ok {
-			names, nodes := l.strList(se.val, "split-with of "+what)
-			for i, name := range names {
-				if !methodNameRE.MatchString(name) {
-					l.errf(nodes[i], "split-with of %s names %q, not a method such as ClusterClient.SetCommandInfoResolver", what, name)
-					continue
-				}
-				c.SplitWith = append(c.SplitWith, name)
-			}
+			c.SplitWith = l.names(se.val, "split-with of "+what, methodNameRE, "a method such as ClusterClient.SetCommandInfoResolver")
 		}
 		if oe, ok := f["options"]; ok {
 			c.Options = l.options(oe.val, what)
 		}
 		if ue, ok := f["cluster-urls"]; ok {
-			names, nodes := l.strList(ue.val, "cluster-urls of "+what)
-			for i, name := range names {
-				if !typeNameRE.MatchString(name) {
-					l.errf(nodes[i], "cluster-urls of %s names %q, not a function such as ParseClusterURL", what, name)
-					continue
-				}
-				c.ClusterURLs = append(c.ClusterURLs, name)
-			}
+			c.ClusterURLs = l.names(ue.val, "cluster-urls of "+what, typeNameRE, "a function such as ParseClusterURL")
 		}
 		if me, ok := f["methods"]; ok {
 			for _, me := range l.mapping(me.val, "the methods of "+what, "method names to method rules") {
@@ -666,6 +652,21 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 		}
 		r.Clients = append(r.Clients, c)
 	}
+}
+
+// names parses a list of Go names that re matches; what names the list
+// and example says what a name should be, in messages.
+func (l *loader) names(n *yaml.Node, what string, re *regexp.Regexp, example string) []string {
+	var out []string
+	names, nodes := l.strList(n, what)
+	for i, name := range names {
+		if !re.MatchString(name) {
+			l.errf(nodes[i], "%s names %q, not %s", what, name, example)
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // options parses a client's option structs; what names the client.

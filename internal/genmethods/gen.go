@@ -901,21 +901,13 @@ func Format(tables []*Table, commandsSource string) string {
 		fmt.Fprintf(&b, "  %s:\n", t.Client.Name)
 		fmt.Fprintf(&b, "    packages: [%s]\n", t.Client.Path)
 		if len(t.Client.Types) > 0 {
-			var roles []string
-			for _, tr := range t.Client.Types {
-				roles = append(roles, tr[0]+": "+tr[1])
-			}
-			fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
+			fmt.Fprintf(&b, "    types: %s\n", flowMapping(t.Client.Types))
 		}
 		if len(t.Client.SplitWith) > 0 {
 			fmt.Fprintf(&b, "    split-with: [%s]\n", strings.Join(t.Client.SplitWith, ", "))
 		}
 		if len(t.Client.Options) > 0 {
-			var opts []string
-			for _, o := range t.Client.Options {
-				opts = append(opts, o[0]+": "+o[1])
-			}
-			fmt.Fprintf(&b, "    options: {%s}\n", strings.Join(opts, ", "))
+			fmt.Fprintf(&b, "    options: %s\n", flowMapping(t.Client.Options))
 		}
 		if len(t.Client.ClusterURLs) > 0 {
 			fmt.Fprintf(&b, "    cluster-urls: [%s]\n", strings.Join(t.Client.ClusterURLs, ", "))
@@ -937,4 +929,13 @@ func Format(tables []*Table, commandsSource string) string {
 	}
 	b.WriteString("# END GENERATED clients\n")
 	return b.String()
+}
+
+// flowMapping writes name-value pairs as a YAML flow mapping, in order.
+func flowMapping(pairs [][2]string) string {
+	var out []string
+	for _, p := range pairs {
+		out = append(out, p[0]+": "+p[1])
+	}
+	return "{" + strings.Join(out, ", ") + "}"
 }
