@@ -891,9 +891,9 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 	return out, ok && len(out) > 0
 }
 
-// pattern returns the call expression of a command call that lists keys,
-// its method, and the values of its pattern, the method's parameter named
-// match or pattern, as the evaluator of the call's function gives them;
+// pattern returns the call expression of a command call that lists keys
+// (a keyspace-wide read: KEYS, SCAN), its method, and the values of its
+// pattern, the method's parameter named match or pattern, as the evaluator of the call's function gives them;
 // no pattern for a command whose reply lists the members of one key
 // (the rules' member-replies).
 func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Value, bool) {
@@ -908,7 +908,9 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 	if l.g.rules.RepliesMembers(m.Command) {
 		return x, m, nil, true
 	}
-	if m.Command != "KEYS" && m.Command != "SCAN" {
+	if cmd := l.g.rules.Command(m.Command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
+		// Only a command that reads the keyspace lists keys by a pattern
+		// (KEYS, SCAN; the rules' keyspace-wide reads).
 		return nil, nil, nil, false
 	}
 	ev := l.evaluator(nil, call.Parent())
