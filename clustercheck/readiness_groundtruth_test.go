@@ -229,9 +229,9 @@ func TestGroundTruthDatabasesRefused(t *testing.T) {
 	}
 }
 
-// cluster-db: NewUniversalClient with several addresses and DB 3 builds a
-// ClusterClient, which drops DB: a write lands in database 0, with no
-// error. ParseClusterURL drops the database of its URL's path the same way.
+// cluster-db: NewUniversalClient with several addresses and DB 3, or with
+// IsClusterMode, builds a ClusterClient, which drops DB: a write lands in
+// database 0, with no error. ParseClusterURL drops the database of its URL's path the same way.
 func TestGroundTruthClusterClientDropsDB(t *testing.T) {
 	c := redistest.Shared(t)
 	cc := c.Client(t)
@@ -255,6 +255,27 @@ func TestGroundTruthClusterClientDropsDB(t *testing.T) {
 	// A ClusterClient of database 0 reads it: the write went to db 0.
 	if v, err := cc.Get(ctx, "gt:universal:db").Result(); err != nil || v != "written with DB 3" {
 		t.Fatalf("GET in db 0: %q, %v; want the value written with DB 3", v, err)
+	}
+
+	// IsClusterMode makes a ClusterClient of one address too (rules.yaml's
+	// options: cluster), which drops DB the same way.
+	one := redis.NewUniversalClient(&redis.UniversalOptions{
+		Addrs:                    c.Addrs()[:1],
+		IsClusterMode:            true,
+		Password:                 opt.Password,
+		DB:                       4,
+		DisableIdentity:          true,
+		MaintNotificationsConfig: opt.MaintNotificationsConfig,
+	})
+	t.Cleanup(func() { one.Close() })
+	if _, ok := one.(*redis.ClusterClient); !ok {
+		t.Fatalf("NewUniversalClient with IsClusterMode and one address made a %T, want a *redis.ClusterClient", one)
+	}
+	if err := one.Set(ctx, "gt:clustermode:db", "written with DB 4", 0).Err(); err != nil {
+		t.Fatalf("SET through UniversalOptions{IsClusterMode: true, DB: 4}: %v", err)
+	}
+	if v, err := cc.Get(ctx, "gt:clustermode:db").Result(); err != nil || v != "written with DB 4" {
+		t.Fatalf("GET in db 0: %q, %v; want the value written with DB 4", v, err)
 	}
 
 	parsed, err := redis.ParseClusterURL(fmt.Sprintf("redis://:%s@%s/2", c.Password, c.Addrs()[0]))
