@@ -57,6 +57,9 @@ import (
 //	               are the transaction's
 //	  cachekeys    keys built in a loop and handed to a cache interface
 //	               of another package that sends them in one MGET
+//	  pipeexec     a MULTI/EXEC pipeline sent by several Execs, in the
+//	               function and in helpers of another package handed
+//	               the pipeline that package's NewTxPipeline makes
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(PipeMaker)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -80,6 +80,7 @@ type Engine struct {
 	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
 	registered  map[*types.Var]registration  // package-level variables a loader fills by address (scriptreg.go)
 	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
+	makers      map[*types.Func]maker        // functions that return a pipeline a client method makes (exec.go)
 	implPkgs    []*types.Package             // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
@@ -308,6 +309,9 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	}
 	if w := g.rules.Wrapper(fn.FullName()); w != nil {
 		return g.fitting(fn, w.Method)
+	}
+	if m := g.pipelineMaker(fn); m != nil {
+		return fn, m
 	}
 	if m, rm := g.byShape(fn); rm != nil {
 		return g.fitting(m, rm)

@@ -77,6 +77,12 @@ type Site struct {
 	// transaction of that handle.
 	Queued bool
 	onArg  ast.Expr
+	// onField is the field of the struct onArg that holds the pipeline,
+	// when it is one: opts.tx.
+	onField string
+	// exec is true for an Exec that a called function sends on the
+	// pipeline passed to it as onArg (exec.go).
+	exec bool
 	// SplitAlone is true for a command that the client splits by slot
 	// when it is sent alone (MGET, DEL on go-redis's ClusterClient in a
 	// package that installs the resolver of the rules' split-with): its
@@ -139,6 +145,10 @@ type Tx struct {
 	// Sites are the calls made on the handles this Tx makes, and on the
 	// handles of the pipelines made from those, in order.
 	Sites []*Site
+	// Sent is the Exec that sends the transaction, when it is in sight; a
+	// transaction that later Execs send again has one site for each
+	// (exec.go).
+	Sent *Site
 }
 
 // A HandleKind says how the commands sent on a handle run.
@@ -639,7 +649,7 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 			if w.On-1 >= len(call.Args) {
 				continue
 			}
-			site.Queued, site.onArg, site.Open = true, call.Args[w.On-1], w.Open
+			site.Queued, site.onArg, site.onField, site.Open, site.exec = true, call.Args[w.On-1], w.OnField, w.Open, w.Exec
 			for _, alts := range w.Groups {
 				var grp Group
 				for _, k := range alts {
@@ -716,6 +726,7 @@ func (g *Engine) params(lit *ast.FuncLit) []*types.Var {
 func (g *Engine) finish(s *Func) {
 	g.rawTransactions(s)
 	s.Handles = map[*types.Var]*Handle{}
+	s.inline = map[*ast.CallExpr]*Handle{}
 	s.Assigned = map[*ast.CallExpr]*types.Var{}
 	if s.Decl != nil {
 		s.Assigned = g.assignments(s.Decl.Body)
@@ -777,13 +788,15 @@ func (g *Engine) finish(s *Func) {
 			if v := s.Assigned[tx.Site.Call]; v != nil {
 				s.Handles[v] = h
 				kept[v] = append(kept[v], h)
+			} else {
+				s.inline[tx.Site.Call] = h // passed on as it is made
 			}
 		}
 	}
 	for _, site := range s.Sites {
 		switch {
 		case site.Queued:
-			site.Handle = g.handleOfExpr(s, site.onArg)
+			site.Handle = g.handleOfField(s, site.onArg, site.onField)
 		case site.Through:
 			continue
 		default:
@@ -817,26 +830,12 @@ func (g *Engine) finish(s *Func) {
 		}
 	}
 	// A transaction's keys: the watched ones, then those of every command
-	// sent on its handles.
+	// sent on its handles, up to the Exec that sends them (exec.go).
 	for _, tx := range s.Txs {
 		if tx.Kind == TxPlain || tx.OnTx || s.Decl == nil && tx.Kind == TxMulti && tx.Lit == nil {
 			continue
 		}
-		keys := slices.Clone(tx.Watched)
-		for _, site := range tx.Sites {
-			if site.Tx != nil {
-				continue
-			}
-			keys = append(keys, site.Keys...)
-			if g.repeats(s, tx, site) {
-				// Queued at each turn of a loop: the keys as another turn
-				// builds them are in the transaction too.
-				for _, grp := range site.Keys {
-					keys = append(keys, g.againGroup(s.e, grp))
-				}
-			}
-		}
-		tx.Site.Keys = keys
+		g.transactionKeys(s, tx)
 	}
 	for _, site := range s.Sites {
 		if !site.Queued {

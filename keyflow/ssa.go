@@ -1451,6 +1451,9 @@ func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
 			}
 			continue
 		}
+		if tx.Sent != nil && n.Pos() <= tx.Sent.Call.Pos() && tx.Sent.Call.Pos() < n.End() {
+			continue // each turn sends what it queued
+		}
 		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) {
 			return true
 		}

@@ -82,6 +82,12 @@ func (f *KeyWrapper) String() string {
 		}
 		if c.On > 0 {
 			s[i] += " on $" + strconv.Itoa(c.On-1)
+			if c.OnField != "" {
+				s[i] += "." + c.OnField
+			}
+		}
+		if c.Exec {
+			s[i] += " exec"
 		}
 	}
 	return "keyWrapper(" + strings.Join(s, "; ") + ")"
@@ -106,6 +112,12 @@ type WrappedCall struct {
 	On     int
 	Groups [][]keyspace.Key
 	Open   bool
+	// Exec is true for an Exec sent on that parameter: it ends the
+	// caller's transaction there (exec.go).
+	Exec bool
+	// OnField is the field of the struct parameter On that holds the
+	// pipeline, when it is one (opts.tx).
+	OnField string
 	// Script is 1 + the index of the parameter that holds the script the
 	// command runs, when the caller chooses it; ReadOnly and Cluster say
 	// how it is run (ScriptRun).
@@ -151,6 +163,9 @@ type Func struct {
 	// Handles are the variables that hold a *redis.Tx or a pipeline that
 	// a Tx made.
 	Handles map[*types.Var]*Handle
+	// inline are the handles of pipelines passed on where they are made:
+	// save(ctx, c.NewTxPipeline()).
+	inline map[*ast.CallExpr]*Handle
 	// Assigned maps a call to the variable its (first) result is assigned
 	// to: v := call, v = call, var v = call.
 	Assigned map[*ast.CallExpr]*types.Var
@@ -548,6 +563,7 @@ func (g *Engine) ExportFacts() {
 	}
 	g.exportFields()
 	g.exportScripts()
+	g.exportMakers()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue

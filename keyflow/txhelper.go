@@ -2,6 +2,7 @@ package keyflow
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -28,11 +29,12 @@ import (
 
 // handleParam returns the index of the parameter of s that a site's
 // command is sent on, directly or through a pipeline made on it, when the
-// parameter is of a pipeline or transaction type, and whether it is of an
+// parameter is of a pipeline or transaction type, or is a struct whose
+// field of such a type (field) holds it, and whether that type is an
 // interface of the client that such a type implements; -1 otherwise.
-func (g *Engine) handleParam(s *Func, site *Site) (int, bool) {
+func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface bool) {
 	if s.Decl == nil || s.e == nil {
-		return -1, false
+		return -1, "", false
 	}
 	recv := site.onArg
 	if recv == nil {
@@ -44,38 +46,54 @@ func (g *Engine) handleParam(s *Func, site *Site) (int, bool) {
 		}
 	}
 	if recv == nil {
-		return -1, false
+		return -1, "", false
 	}
 	if h := site.Handle; h != nil {
 		for h.From != nil {
 			h = h.From
 		}
 		if h.Kind == HandleTx {
-			return -1, false // the *redis.Tx of a Watch in this function
+			return -1, "", false // the *redis.Tx of a Watch in this function
 		}
 		recv = receiver(h.Made.Site.Call)
 	}
+	field = site.onField
+	if sel, ok := ast.Unparen(recv).(*ast.SelectorExpr); ok && field == "" {
+		// opts.tx: a field of a parameter.
+		if sn := g.info.Selections[sel]; sn != nil && sn.Kind() == types.FieldVal {
+			recv, field = sel.X, sel.Sel.Name
+		}
+	}
 	id, ok := ast.Unparen(recv).(*ast.Ident)
 	if !ok {
-		return -1, false
+		return -1, "", false
 	}
 	v, ok := g.info.Uses[id].(*types.Var)
 	if !ok {
-		return -1, false
+		return -1, "", false
 	}
 	p, ok := s.e.params[v]
 	if !ok || p == "$recv" {
-		return -1, false
+		return -1, "", false
 	}
-	held, iface := g.mayHoldPipeline(v.Type())
+	t := v.Type()
+	if field != "" {
+		f, _, _ := types.LookupFieldOrMethod(t, true, g.pkg, field)
+		fv, ok := f.(*types.Var)
+		if !ok {
+			return -1, "", false
+		}
+		t = fv.Type()
+	}
+	held, iface := g.mayHoldPipeline(t)
 	if !held {
-		return -1, false
+		return -1, "", false
 	}
 	i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
 	if err != nil {
-		return -1, false
+		return -1, "", false
 	}
-	return i, iface
+	return i, field, iface
 }
 
 // pipelineArg returns the argument of a call that is a parameter of s
@@ -136,17 +154,17 @@ func (g *Engine) mayHoldPipeline(t types.Type) (held, viaIface bool) {
 // pipeline or transaction parameter.
 func (g *Engine) carryQueued(s *Func) {
 	for _, site := range s.Sites {
-		if site.Tx != nil || len(site.Keys) == 0 && !site.Open {
+		if site.Tx != nil || len(site.Keys) == 0 && !site.Open && !isExec(site) {
 			continue
 		}
-		i, iface := g.handleParam(s, site)
+		i, field, iface := g.handleParam(s, site)
 		if i < 0 {
 			continue
 		}
 		// A helper typed to take a client interface is mostly handed the
 		// client: what it sends reaches the transactions of the callers
 		// of the package, and stays out of its facts.
-		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, Open: site.Open, local: iface}
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, OnField: field, Open: site.Open, Exec: isExec(site), local: iface}
 		for _, grp := range site.Keys {
 			var alts []keyspace.Key
 			for _, v := range grp {
@@ -159,12 +177,45 @@ func (g *Engine) carryQueued(s *Func) {
 }
 
 // handleOfExpr returns the handle that an expression of s holds: a
-// variable holding a *redis.Tx or a pipeline.
+// variable holding a *redis.Tx or a pipeline, or the call that makes a
+// pipeline.
 func (g *Engine) handleOfExpr(s *Func, x ast.Expr) *Handle {
-	id, ok := ast.Unparen(x).(*ast.Ident)
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, _ := g.info.ObjectOf(x).(*types.Var)
+		return s.Handles[v]
+	case *ast.CallExpr:
+		return s.inline[x]
+	}
+	return nil
+}
+
+// handleOfField returns the handle that field of a struct value of s
+// holds, when the struct is a composite literal, or a variable set once to
+// one: bidFloorOpts{tx: tx}. With no field, it is handleOfExpr's.
+func (g *Engine) handleOfField(s *Func, x ast.Expr, field string) *Handle {
+	if field == "" {
+		return g.handleOfExpr(s, x)
+	}
+	x = ast.Unparen(x)
+	if id, ok := x.(*ast.Ident); ok && s.e != nil {
+		if rhs := s.e.setOnce(id); rhs != nil {
+			x = ast.Unparen(rhs)
+		}
+	}
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		x = ast.Unparen(u.X)
+	}
+	lit, ok := x.(*ast.CompositeLit)
 	if !ok {
 		return nil
 	}
-	v, _ := g.info.ObjectOf(id).(*types.Var)
-	return s.Handles[v]
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == field {
+				return g.handleOfExpr(s, kv.Value)
+			}
+		}
+	}
+	return nil
 }
