@@ -356,3 +356,37 @@ func TestGroundTruthNoClusterFlagRefused(t *testing.T) {
 		t.Errorf("EVAL without no-cluster: %v", err)
 	}
 }
+
+// cross-slot (transactions): a MULTI/EXEC pipeline sends at each Exec what
+// was queued since the previous one, and is used again after it, as
+// slotlint cuts a transaction at each Exec (keyflow/exec.go). Two Execs of
+// one TxPipeline, each over one key of another slot, both succeed on a
+// cluster; one Exec of the same two keys fails.
+func TestGroundTruthTxPipelineCutAtExec(t *testing.T) {
+	c := redistest.Shared(t)
+	cc := c.Client(t)
+	ctx := testCtx(t)
+	floor, value := "gt:bid-floor:1", "gt:bid-floor-value:1"
+	if slot.Of(floor) == slot.Of(value) {
+		t.Fatal("the keys share a slot")
+	}
+	p := cc.TxPipeline()
+	p.Set(ctx, floor, "1", 0)
+	if _, err := p.Exec(ctx); err != nil {
+		t.Fatalf("first Exec: %v", err)
+	}
+	p.Set(ctx, value, "2", 0)
+	if _, err := p.Exec(ctx); err != nil {
+		t.Fatalf("second Exec, of a key of another slot than the first's: %v", err)
+	}
+	if got, _ := cc.Get(ctx, value).Result(); got != "2" {
+		t.Fatalf("%s = %q after the second Exec, want \"2\"", value, got)
+	}
+	p.Set(ctx, floor, "3", 0)
+	p.Set(ctx, value, "4", 0)
+	if _, err := p.Exec(ctx); err == nil {
+		t.Fatal("one Exec of keys of two slots succeeded, want an error")
+	} else {
+		t.Logf("one Exec of two slots: %v", err)
+	}
+}
