@@ -45,7 +45,8 @@ import (
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
 //	  filled       slices made and filled by index, []interface{} grown
-//	               in loops and spread into MSET or a raw Do
+//	               in loops and spread into MSET or a raw Do, redigo's
+//	               Args.AddFlat of a slice
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set; keys a helper lists with
 //	               SCAN by its caller's pattern and returns

@@ -636,6 +636,17 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 	if keys, ok := w.l.listedKeys(v); ok {
 		return coll{elems: []sElem{{keys: keys, many: true}}}
 	}
+	if w.flattenMethod(&common) {
+		// args.AddFlat(keys): the slice's elements, each one argument.
+		out := w.collection(common.Args[0], depth+1)
+		if mi, ok := common.Args[1].(*ssa.MakeInterface); ok {
+			if _, ok := mi.X.Type().Underlying().(*types.Slice); ok {
+				out.add(w.collection(mi.X, depth+1))
+				return out
+			}
+		}
+		return coll{open: true}
+	}
 	if !appendMethod(&common) {
 		if c, ok := w.returned(v, 0, depth); ok {
 			return c
@@ -645,6 +656,21 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 	out := w.collection(common.Args[0], depth+1)
 	out.add(w.collection(common.Args[1], depth+1))
 	return out
+}
+
+// flattenMethod reports whether a call is of a method of a client's slice
+// type that takes one value of any type and returns its receiver's type:
+// one that appends the value, flattened, as redigo's Args.AddFlat appends
+// each element of a slice.
+func (w *walker) flattenMethod(common *ssa.CallCommon) bool {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || fn.Signature.Variadic() || len(common.Args) != 2 || fn.Object() == nil || !w.l.g.IsClientPackage(fn.Object().Pkg()) {
+		return false
+	}
+	recv := fn.Signature.Recv().Type()
+	_, ok := recv.Underlying().(*types.Slice)
+	p := fn.Signature.Params()
+	return ok && p.Len() == 1 && types.IsInterface(p.At(0).Type()) && fn.Signature.Results().Len() == 1 && types.Identical(fn.Signature.Results().At(0).Type(), recv)
 }
 
 // appendMethod reports whether a call is of a method of a slice type

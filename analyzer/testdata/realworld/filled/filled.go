@@ -54,6 +54,25 @@ func deleteUsersFixed(conn redigo.Conn, ids []string) error {
 	return err
 }
 
+// Origin: cloudapex/ulib (rdb/string.go, String.Getms): keys built in a
+// loop from one template, flattened into redigo's redis.Args with AddFlat
+// and spread into Do("MGET", ...).
+func getOrders(conn redigo.Conn, ids []int) ([]string, error) {
+	keys := []string{}
+	for _, id := range ids {
+		keys = append(keys, fmt.Sprintf("order:%d", id))
+	}
+	return redigo.Strings(conn.Do("MGET", redigo.Args{}.AddFlat(keys)...)) // want `MGET keys built as "order:<id>" from different values may hash to different slots`
+}
+
+func getOrdersFixed(conn redigo.Conn, ids []int) ([]string, error) {
+	keys := []string{}
+	for _, id := range ids {
+		keys = append(keys, fmt.Sprintf("{order}:%d", id))
+	}
+	return redigo.Strings(conn.Do("MGET", redigo.Args{}.AddFlat(keys)...))
+}
+
 // The same reduction with go-redis: a []string made with make, filled by
 // index from a range, read back with MGET; and a raw Do of an
 // []interface{} whose first element names the command.
