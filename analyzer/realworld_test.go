@@ -61,6 +61,8 @@ import (
 //	  pipeexec     a MULTI/EXEC pipeline sent by several Execs, in the
 //	               function and in helpers of another package handed
 //	               the pipeline that package's NewTxPipeline makes
+//	  txfunc       a project's transaction methods that run the caller's
+//	               function in TxPipelined or on a TxPipeline they make
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

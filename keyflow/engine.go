@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(PipeMaker)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(PipeFunc)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -76,12 +76,12 @@ type Engine struct {
 	fields      map[*types.Var][]fieldWrite
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
-	fieldOwners map[*types.Var]*types.Struct // the struct of each field of the package
-	initSets    map[*types.Var]initSet       // package-level variables set once, in an init function
-	registered  map[*types.Var]registration  // package-level variables a loader fills by address (scriptreg.go)
-	impls       map[*types.Func]*types.Func  // the implementation of each interface method called
-	makers      map[*types.Func]maker        // functions that return a pipeline a client method makes (exec.go)
-	implPkgs    []*types.Package             // the packages whose types may implement them
+	fieldOwners map[*types.Var]*types.Struct    // the struct of each field of the package
+	initSets    map[*types.Var]initSet          // package-level variables set once, in an init function
+	registered  map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
+	impls       map[*types.Func]*types.Func     // the implementation of each interface method called
+	pipeFuncs   map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
+	implPkgs    []*types.Package                // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective
@@ -310,7 +310,7 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	if w := g.rules.Wrapper(fn.FullName()); w != nil {
 		return g.fitting(fn, w.Method)
 	}
-	if m := g.pipelineMaker(fn); m != nil {
+	if m := g.pipeFunc(fn); m != nil {
 		return fn, m
 	}
 	if m, rm := g.byShape(fn); rm != nil {

@@ -1,8 +1,6 @@
 package keyflow
 
 import (
-	"go/ast"
-	"go/types"
 	"slices"
 
 	"github.com/slotlint/slotlint/ruleset"
@@ -31,23 +29,11 @@ import (
 //     callers, among the commands it queues there (WrappedCall.Exec), and
 //     each caller cuts the transaction of the handle it passes at them;
 //   - a function whose body returns the pipeline a client method makes is
-//     that method to its callers (pipelineMaker), here and, through the
-//     PipeMaker fact, in other packages.
+//     that method to its callers (pipefunc.go).
 //
 // A command queued after the last Exec, with none after it in sight, is
 // sent by an Exec the function does not make, and is in no transaction
 // here, unless TxPipelined sends it when its function returns.
-
-// PipeMaker is the fact that a function returns the pipeline that a
-// client method makes (Pkg, Recv and Name name the method in the rules):
-// its calls are calls of that method.
-type PipeMaker struct {
-	Pkg, Recv, Name string
-}
-
-func (*PipeMaker) AFact() {}
-
-func (f *PipeMaker) String() string { return "pipeMaker(" + f.Recv + "." + f.Name + ")" }
 
 // isExec reports whether a site sends what a pipeline queued: an Exec, or
 // one that a called function sends on the pipeline passed to it.
@@ -121,89 +107,4 @@ func (g *Engine) segmentKeys(s *Func, tx *Tx, keys []Group, sites []*Site) []Gro
 		}
 	}
 	return keys
-}
-
-// pipelineMaker returns the rule of the client method whose pipeline fn
-// returns, or nil: fn's body is one return of a call of that method, or of
-// another such function; in another package, its PipeMaker fact.
-func (g *Engine) pipelineMaker(fn *types.Func) *ruleset.Method {
-	if m, ok := g.makers[fn]; ok {
-		return m.m
-	}
-	if g.makers == nil {
-		g.makers = map[*types.Func]maker{}
-	}
-	g.makers[fn] = maker{} // guards against recursion
-	sig := fn.Signature()
-	if sig.Results().Len() != 1 {
-		return nil
-	}
-	if held, _ := g.mayHoldPipeline(sig.Results().At(0).Type()); !held {
-		return nil
-	}
-	var mk maker
-	if decl := g.decls[fn]; decl != nil {
-		mk = g.returnedPipeline(decl)
-	} else {
-		var f PipeMaker
-		if g.facts.ImportObjectFact(fn, &f) {
-			mk = maker{g.rules.Method(f.Pkg, f.Recv, f.Name), f}
-		}
-	}
-	if mk.m == nil || mk.m.Kind != ruleset.KindTxPipeline && mk.m.Kind != ruleset.KindPipeline {
-		return nil
-	}
-	g.makers[fn] = mk
-	return mk.m
-}
-
-// A maker is what pipelineMaker found: the rule, and the method's names
-// for the fact.
-type maker struct {
-	m    *ruleset.Method
-	fact PipeMaker
-}
-
-// returnedPipeline is the maker of a declaration whose body is one return
-// of a pipeline-making call.
-func (g *Engine) returnedPipeline(decl *ast.FuncDecl) maker {
-	if decl.Body == nil || len(decl.Body.List) != 1 {
-		return maker{}
-	}
-	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return maker{}
-	}
-	call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
-	if !ok {
-		return maker{}
-	}
-	fn, m := g.Resolve(call)
-	if m == nil || fn == nil {
-		return maker{}
-	}
-	if mk, ok := g.makers[fn]; ok && mk.m != nil {
-		return mk // another maker
-	}
-	recv := ""
-	if r := fn.Signature().Recv(); r != nil {
-		if n := namedOf(r.Type()); n != nil {
-			recv = n.Obj().Name()
-		}
-	}
-	return maker{m, PipeMaker{Pkg: fn.Pkg().Path(), Recv: recv, Name: fn.Name()}}
-}
-
-// exportMakers exports the PipeMaker facts of the package's exported
-// functions that return a pipeline a client method makes.
-func (g *Engine) exportMakers() {
-	for fn := range g.decls {
-		if !fn.Exported() {
-			continue
-		}
-		if g.pipelineMaker(fn) != nil {
-			f := g.makers[fn].fact
-			g.facts.ExportObjectFact(fn, &f)
-		}
-	}
 }

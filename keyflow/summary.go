@@ -563,7 +563,7 @@ func (g *Engine) ExportFacts() {
 	}
 	g.exportFields()
 	g.exportScripts()
-	g.exportMakers()
+	g.exportPipeFuncs()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue

@@ -15,9 +15,9 @@ import (
 
 type Cache struct{ client *redis.Client }
 
-func (r *Cache) NewPipeline() redis.Pipeliner { return r.client.Pipeline() } // want NewPipeline:`pipeMaker\(Client.Pipeline\)`
+func (r *Cache) NewPipeline() redis.Pipeliner { return r.client.Pipeline() } // want NewPipeline:`pipeFunc\(pipeline\)`
 
-func (r *Cache) NewTxPipeline() redis.Pipeliner { return r.client.TxPipeline() } // want NewTxPipeline:`pipeMaker\(Client.TxPipeline\)`
+func (r *Cache) NewTxPipeline() redis.Pipeliner { return r.client.TxPipeline() } // want NewTxPipeline:`pipeFunc\(tx-pipeline\)`
 
 func (r *Cache) keyFloorBid(slot uint64) string {
 	return "relay:bid-floor:" + strconv.FormatUint(slot, 10)

@@ -1,0 +1,206 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// Projects wrap the client's pipelines in functions of their own:
+//
+//	func (c *Cache) NewTxPipeline() redis.Pipeliner { return c.client.TxPipeline() }
+//
+//	func (r *Redis) Tx(ctx context.Context, fn func(redis.Pipeliner) error) error {
+//		_, err := r.client.TxPipelined(ctx, fn)
+//		return err
+//	}
+//
+//	func (r *Redis) Transaction(fn func(redis.Pipeliner)) error {
+//		p := r.client.TxPipeline()
+//		fn(p)
+//		_, err := p.Exec(ctx)
+//		return err
+//	}
+//
+// Such a function is, to its callers, the client method it wraps: a call
+// of NewTxPipeline makes a MULTI/EXEC pipeline as TxPipeline does, and
+// r.Tx(ctx, func(p redis.Pipeliner) error { ... }) queues the function
+// literal's commands in one MULTI/EXEC as TxPipelined does. The engine
+// resolves their calls to a rule of that kind (Engine.Resolve), here and,
+// through the PipeFunc fact, in other packages; the rest of the model
+// (handles, transactions, Execs) is the client's.
+
+// PipeFunc is the fact that a function makes a pipeline (Kind
+// tx-pipeline or pipeline) or runs the function it is given as parameter
+// Fn on one (Kind tx-pipelined or pipelined).
+type PipeFunc struct {
+	Kind string
+	Fn   int
+}
+
+func (*PipeFunc) AFact() {}
+
+func (f *PipeFunc) String() string {
+	if f.Fn >= 0 {
+		return "pipeFunc(" + f.Kind + " $" + strconv.Itoa(f.Fn) + ")"
+	}
+	return "pipeFunc(" + f.Kind + ")"
+}
+
+// pipeFunc returns the rule that a function of the project acts as, or
+// nil: a pipeline it makes or a function it runs on one.
+func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
+	if m, ok := g.pipeFuncs[fn]; ok {
+		return m
+	}
+	if g.pipeFuncs == nil {
+		g.pipeFuncs = map[*types.Func]*ruleset.Method{}
+	}
+	g.pipeFuncs[fn] = nil // guards against recursion
+	var f PipeFunc
+	if decl := g.decls[fn]; decl != nil {
+		f = g.pipeFuncOf(fn, decl)
+	} else if fn.Pkg() != nil && !g.IsClientPackage(fn.Pkg()) && g.mayBePipeFunc(fn) {
+		g.facts.ImportObjectFact(fn, &f)
+	}
+	if f.Kind == "" {
+		return nil
+	}
+	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.MethodKind(f.Kind), Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam}
+	if f.Fn >= 0 {
+		m.Fn = f.Fn
+	}
+	g.pipeFuncs[fn] = m
+	return m
+}
+
+// mayBePipeFunc reports whether fn's signature allows it to be one: one
+// result that may hold a pipeline, or a parameter of a function type that
+// takes one first.
+func (g *Engine) mayBePipeFunc(fn *types.Func) bool {
+	sig := fn.Signature()
+	if sig.Results().Len() == 1 {
+		if held, _ := g.mayHoldPipeline(sig.Results().At(0).Type()); held {
+			return true
+		}
+	}
+	for i := range sig.Params().Len() {
+		if g.runsOnPipeline(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsOnPipeline reports whether t is a function type whose first
+// parameter may hold a pipeline.
+func (g *Engine) runsOnPipeline(t types.Type) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return false
+	}
+	held, _ := g.mayHoldPipeline(sig.Params().At(0).Type())
+	return held
+}
+
+// pipeFuncOf finds what a declaration of the package does with
+// pipelines: its body is one return of a pipeline-making call; or it
+// hands a function parameter to TxPipelined or Pipelined (or to another
+// such function), or calls it with a pipeline it made.
+func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
+	if decl.Body == nil || !g.mayBePipeFunc(fn) {
+		return PipeFunc{}
+	}
+	if len(decl.Body.List) == 1 {
+		if ret, ok := decl.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok {
+				if _, m := g.Resolve(call); m != nil && (m.Kind == ruleset.KindTxPipeline || m.Kind == ruleset.KindPipeline) {
+					return PipeFunc{Kind: string(m.Kind), Fn: -1}
+				}
+			}
+		}
+	}
+	params := map[*types.Var]int{}
+	for i := range fn.Signature().Params().Len() {
+		if p := fn.Signature().Params().At(i); g.runsOnPipeline(p.Type()) {
+			params[p] = i
+		}
+	}
+	if len(params) == 0 {
+		return PipeFunc{}
+	}
+	paramOf := func(x ast.Expr) int {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if v, ok := g.info.Uses[id].(*types.Var); ok {
+				if i, ok := params[v]; ok {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	made := map[*types.Var]ruleset.MethodKind{} // variables set to a pipeline made here
+	var found PipeFunc
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if found.Kind != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+					if _, m := g.Resolve(call); m != nil && (m.Kind == ruleset.KindTxPipeline || m.Kind == ruleset.KindPipeline) {
+						if id, ok := n.Lhs[0].(*ast.Ident); ok {
+							if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+								made[v] = m.Kind
+							}
+						}
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if i := paramOf(n.Fun); i >= 0 && len(n.Args) > 0 {
+				// fn(p) with a pipeline made here.
+				if id, ok := ast.Unparen(n.Args[0]).(*ast.Ident); ok {
+					if v, ok := g.info.Uses[id].(*types.Var); ok {
+						switch made[v] {
+						case ruleset.KindTxPipeline:
+							found = PipeFunc{Kind: string(ruleset.KindTxPipelined), Fn: i}
+						case ruleset.KindPipeline:
+							found = PipeFunc{Kind: string(ruleset.KindPipelined), Fn: i}
+						}
+					}
+				}
+				return true
+			}
+			_, m := g.Resolve(n)
+			if m == nil || m.Kind != ruleset.KindTxPipelined && m.Kind != ruleset.KindPipelined || m.Fn < 0 || m.Fn >= len(n.Args) {
+				return true
+			}
+			if i := paramOf(n.Args[m.Fn]); i >= 0 {
+				found = PipeFunc{Kind: string(m.Kind), Fn: i}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// exportPipeFuncs exports the PipeFunc facts of the package's exported
+// functions.
+func (g *Engine) exportPipeFuncs() {
+	for fn, decl := range g.decls {
+		if !fn.Exported() || decl.Body == nil {
+			continue
+		}
+		if m := g.pipeFunc(fn); m != nil {
+			f := &PipeFunc{Kind: string(m.Kind), Fn: -1}
+			if m.Fn >= 0 {
+				f.Fn = m.Fn
+			}
+			g.facts.ExportObjectFact(fn, f)
+		}
+	}
+}
