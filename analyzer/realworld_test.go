@@ -62,7 +62,8 @@ import (
 //	               function and in helpers of another package handed
 //	               the pipeline that package's NewTxPipeline makes
 //	  txfunc       a project's transaction methods that run the caller's
-//	               function in TxPipelined or on a TxPipeline they make
+//	               function in TxPipelined, on a TxPipeline they make, or
+//	               in a Watch of the caller's keys
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -33,20 +33,26 @@ import (
 // (handles, transactions, Execs) is the client's.
 
 // PipeFunc is the fact that a function makes a pipeline (Kind
-// tx-pipeline or pipeline) or runs the function it is given as parameter
-// Fn on one (Kind tx-pipelined or pipelined).
+// tx-pipeline or pipeline), runs the function it is given as parameter Fn
+// on one (Kind tx-pipelined or pipelined), or in a Watch of the keys its
+// parameters Keys give (Kind watch; selectors as in rules.yaml).
 type PipeFunc struct {
 	Kind string
 	Fn   int
+	Keys []string
 }
 
 func (*PipeFunc) AFact() {}
 
 func (f *PipeFunc) String() string {
+	s := "pipeFunc(" + f.Kind
 	if f.Fn >= 0 {
-		return "pipeFunc(" + f.Kind + " $" + strconv.Itoa(f.Fn) + ")"
+		s += " $" + strconv.Itoa(f.Fn)
 	}
-	return "pipeFunc(" + f.Kind + ")"
+	for _, k := range f.Keys {
+		s += " " + k
+	}
+	return s + ")"
 }
 
 // pipeFunc returns the rule that a function of the project acts as, or
@@ -71,6 +77,13 @@ func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
 	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.MethodKind(f.Kind), Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam}
 	if f.Fn >= 0 {
 		m.Fn = f.Fn
+	}
+	for _, text := range f.Keys {
+		sel, err := ruleset.ParseSelector(text)
+		if err != nil {
+			return nil
+		}
+		m.Keys = append(m.Keys, sel)
 	}
 	g.pipeFuncs[fn] = m
 	return m
@@ -176,16 +189,64 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 				return true
 			}
 			_, m := g.Resolve(n)
-			if m == nil || m.Kind != ruleset.KindTxPipelined && m.Kind != ruleset.KindPipelined || m.Fn < 0 || m.Fn >= len(n.Args) {
+			if m == nil || m.Fn < 0 || m.Fn >= len(n.Args) {
 				return true
 			}
-			if i := paramOf(n.Args[m.Fn]); i >= 0 {
+			i := paramOf(n.Args[m.Fn])
+			if i < 0 {
+				return true
+			}
+			switch m.Kind {
+			case ruleset.KindTxPipelined, ruleset.KindPipelined:
 				found = PipeFunc{Kind: string(m.Kind), Fn: i}
+			case ruleset.KindWatch:
+				if keys, ok := g.keyParams(fn, n, m); ok {
+					found = PipeFunc{Kind: string(m.Kind), Fn: i, Keys: keys}
+				}
 			}
 		}
 		return true
 	})
 	return found
+}
+
+// keyParams returns the selectors of fn's parameters that give the keys
+// of call, a Watch in fn's body: every key argument is one of fn's
+// parameters, a string, or a slice or variadic one spread.
+func (g *Engine) keyParams(fn *types.Func, call *ast.CallExpr, m *ruleset.Method) ([]string, bool) {
+	if len(m.Keys) != 1 || !m.Keys[0].Variadic || m.Keys[0].Step > 1 || m.Keys[0].Param > len(call.Args) {
+		return nil, false
+	}
+	params := fn.Signature().Params()
+	index := func(x ast.Expr) int {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			for i := range params.Len() {
+				if g.info.Uses[id] == params.At(i) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	var keys []string
+	for _, arg := range call.Args[m.Keys[0].Param:] {
+		i := index(arg)
+		if i < 0 {
+			return nil, false
+		}
+		switch {
+		case !call.Ellipsis.IsValid():
+			if !isStringType(params.At(i).Type()) {
+				return nil, false
+			}
+			keys = append(keys, strconv.Itoa(i))
+		case fn.Signature().Variadic() && i == params.Len()-1:
+			keys = append(keys, strconv.Itoa(i)+"...")
+		default:
+			keys = append(keys, strconv.Itoa(i)+"[]")
+		}
+	}
+	return keys, true
 }
 
 // exportPipeFuncs exports the PipeFunc facts of the package's exported
@@ -199,6 +260,9 @@ func (g *Engine) exportPipeFuncs() {
 			f := &PipeFunc{Kind: string(m.Kind), Fn: -1}
 			if m.Fn >= 0 {
 				f.Fn = m.Fn
+			}
+			for _, k := range m.Keys {
+				f.Keys = append(f.Keys, k.Text)
 			}
 			g.facts.ExportObjectFact(fn, f)
 		}

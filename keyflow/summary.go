@@ -557,7 +557,9 @@ func (g *Engine) ExportFacts() {
 				calls = append(calls, w)
 			}
 		}
-		if len(calls) > 0 {
+		if len(calls) > 0 && g.pipeFunc(fn) == nil {
+			// A function that acts as a client's pipeline method
+			// (pipefunc.go) is checked as that method at its callers.
 			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: calls})
 		}
 	}

@@ -50,3 +50,33 @@ func warm(r *infra.RedisClient, id string) error {
 		p.Get(ctx, "article:"+id)
 	})
 }
+
+func transfer(ctx context.Context, r *infra.RedisClient, from, to string) error {
+	return r.WatchRetry(ctx, []string{"balance:" + from}, func(tx *redis.Tx) error { // want `WATCH transaction keys "balance:<from>" \(hashtag unknown\) and "balance:<to>" \(hashtag unknown\) may hash to different slots`
+		n, err := tx.Get(ctx, "balance:"+from).Int()
+		if err != nil {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Set(ctx, "balance:"+from, n-1, 0)
+			pipe.IncrBy(ctx, "balance:"+to, 1)
+			return nil
+		})
+		return err
+	})
+}
+
+func transferFixed(ctx context.Context, r *infra.RedisClient, from, to string) error {
+	return r.WatchRetry(ctx, []string{"balance:{" + from + "}"}, func(tx *redis.Tx) error {
+		n, err := tx.Get(ctx, "balance:{"+from+"}").Int()
+		if err != nil {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Set(ctx, "balance:{"+from+"}", n-1, 0)
+			pipe.Decr(ctx, "fees:{"+from+"}")
+			return nil
+		})
+		return err
+	})
+}

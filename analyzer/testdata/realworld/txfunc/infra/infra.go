@@ -33,3 +33,17 @@ func (r *RedisClient) Pipeline(executeFn func(tx redis.Pipeliner)) error { // wa
 	_, err := p.Exec(context.Background())
 	return err
 }
+
+// WatchRetry after the watchWithRetry of a go-redis v9 store for kvrocks
+// (package kvrocks; the code corpus does not name its repository): the
+// caller's keys and function go to Watch, retried while the keys change.
+func (r *RedisClient) WatchRetry(ctx context.Context, keys []string, fn func(tx *redis.Tx) error) error { // want WatchRetry:`pipeFunc\(watch \$2 1\[\]\)`
+	for range 10 {
+		err := r.client.Watch(ctx, fn, keys...)
+		if err == redis.TxFailedErr {
+			continue
+		}
+		return err
+	}
+	return redis.TxFailedErr
+}
