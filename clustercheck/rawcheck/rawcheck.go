@@ -8,7 +8,9 @@
 // flags, a write run with EVAL_RO. The checker learns sources from EVAL,
 // EVAL_RO and SCRIPT LOAD, and from RegisterScript; Unseen tells the hook
 // which EVALSHA it cannot check, so that the hook answers NOSCRIPT and the
-// client sends the source with EVAL.
+// client sends the source with EVAL. With ClusterReadiness it reports too
+// what else a cluster does unlike one server: keyspace-wide commands, also
+// inside a script, and databases other than 0.
 //
 // It is the client-independent part of the runtime hooks for those clients
 // (clustercheck/rueidishook, clustercheck/valkeyhook), which live in
@@ -50,7 +52,8 @@ const (
 
 // An Error is a command or transaction that a Redis Cluster would refuse:
 // with CROSSSLOT, or, for KindWatchInMulti and KindNestedMulti, as any
-// Redis server refuses them.
+// Redis server refuses them; or, for KindKeyspaceWide and KindDatabase
+// (Readiness), one that a cluster runs on one node or refuses.
 type Error struct {
 	Kind string
 	// Command names what was sent: "RENAME", "MULTI/EXEC".
@@ -75,6 +78,9 @@ type Checker struct {
 	rules   *ruleset.Rules
 	scripts scriptcheck.Cache
 	cmds    func(string) *ruleset.Command // rules.Command, for the Lua checks
+	// readiness adds Readiness's faults to Command and Conn.Feed, and the
+	// keyspace-wide calls to the script checks (ClusterReadiness).
+	readiness bool
 }
 
 // New returns a checker for the commands table of rules; nil means
@@ -109,12 +115,20 @@ func (c *Checker) Keys(argv []string) []string {
 	return keys
 }
 
+// ClusterReadiness makes Command, Batch and Conn.Feed report what Readiness
+// reports, and a script that calls a keyspace-wide command (KindScript),
+// besides keys in different slots. Call it before the checker is used.
+func (c *Checker) ClusterReadiness() { c.readiness = true }
+
 // Command checks one command sent on its own.
 func (c *Checker) Command(argv []string) *Error {
 	if len(argv) == 0 {
 		return nil
 	}
 	name := strings.ToUpper(argv[0])
+	if e := c.ready(argv); e != nil {
+		return e
+	}
 	if e := colocation(KindCommand, name, c.Keys(argv)); e != nil {
 		return e
 	}
@@ -137,6 +151,14 @@ func (c *Checker) Readiness(argv []string) *Error {
 		return nil
 	}
 	return &Error{Kind: kind, Command: name, Reason: reason, Fix: fix}
+}
+
+// ready returns Readiness's fault of argv with ClusterReadiness, or nil.
+func (c *Checker) ready(argv []string) *Error {
+	if !c.readiness {
+		return nil
+	}
+	return c.Readiness(argv)
 }
 
 // RegisterScript gives the checker the source of a script that the program
@@ -183,7 +205,7 @@ func (c *Checker) script(name string, argv []string) *Error {
 		return nil
 	}
 	found := entry.Check(argv[2:], n, name == "EVAL_RO" || name == "EVALSHA_RO", scriptcheck.Specs{
-		ID: c.rules, Command: c.cmds, Settled: true,
+		ID: c.rules, Command: c.cmds, Settled: true, KeyspaceWide: c.readiness,
 	})
 	if len(found) == 0 {
 		return nil
@@ -261,6 +283,9 @@ func (t *Conn) Feed(argv []string) *Error {
 	case "UNWATCH":
 		t.watched = nil
 		return nil
+	}
+	if e := t.c.ready(argv); e != nil {
+		return e
 	}
 	keys := t.c.Keys(argv)
 	if e := colocation(KindCommand, name, keys); e != nil {

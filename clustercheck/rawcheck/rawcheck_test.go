@@ -177,3 +177,37 @@ func TestReadiness(t *testing.T) {
 		t.Errorf("KEYS under valkey-9: %v, want a keyspace-wide fault", e)
 	}
 }
+
+// With ClusterReadiness, Command, Batch and Conn.Feed report Readiness's
+// faults and a script that calls KEYS; without it, none of them.
+func TestClusterReadiness(t *testing.T) {
+	script := []string{"EVAL", "return redis.call('KEYS', ARGV[1])", "0", "session:*"}
+	plain := New(nil)
+	for _, argv := range [][]string{{"KEYS", "*"}, {"SELECT", "3"}, script} {
+		if e := plain.Command(argv); e != nil {
+			t.Errorf("%q without ClusterReadiness: %v", argv, e)
+		}
+	}
+	c := New(nil)
+	c.ClusterReadiness()
+	if e := c.Command([]string{"KEYS", "session:*"}); e == nil || e.Kind != KindKeyspaceWide {
+		t.Errorf("KEYS: %v", e)
+	}
+	e := c.Command(script)
+	if e == nil || e.Kind != KindScript || !strings.Contains(e.Error(), `redis.call("KEYS", ARGV[1]) reads the keys of one node`) {
+		t.Errorf("a script that calls KEYS: %v", e)
+	}
+	if i, e := c.Batch([][]string{{"GET", "k"}, {"SCAN", "0"}}); i != 1 || e == nil || e.Kind != KindKeyspaceWide {
+		t.Errorf("SCAN in a batch: %d, %v", i, e)
+	}
+	conn := c.Conn()
+	conn.Feed([]string{"MULTI"})
+	if e := conn.Feed([]string{"SELECT", "3"}); e == nil || e.Kind != KindDatabase {
+		t.Errorf("SELECT 3 on a connection: %v", e)
+	}
+	for _, argv := range [][]string{{"SELECT", "0"}, {"HSCAN", "{o}h", "0"}, {"GET", "{o}k"}} {
+		if e := conn.Feed(argv); e != nil {
+			t.Errorf("%q: %v", argv, e)
+		}
+	}
+}

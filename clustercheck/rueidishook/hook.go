@@ -17,7 +17,8 @@
 // wrapper checks. So a test suite cannot pass because the server already
 // had the script cached. DoStream and DoMultiStream answer it with a
 // stream whose error is NOSCRIPT. PassUnseenScripts sends such an EVALSHA
-// unchecked instead.
+// unchecked instead. ClusterReadiness adds what else a cluster does unlike
+// one server: keyspace-wide commands and databases other than 0.
 //
 //	client, err := rueidis.NewClient(opt)
 //	client = rueidishook.Wrap(client, rueidishook.FailTest(t))
@@ -88,11 +89,29 @@ func PassUnseenScripts() Option {
 	return func(c *checker) { c.passUnseen = true }
 }
 
+// ClusterReadiness makes the wrapper report, besides keys in different
+// slots, what else a cluster does unlike one server: a keyspace-wide
+// command (KEYS, SCAN, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL: keyspace-wide
+// in the rules' commands table), which a cluster client sends to one node,
+// also inside a script the wrapper knows; and a database other than 0
+// (SELECT n, SWAPDB, MOVE, COPY ... DB n), which a cluster refuses, unless
+// the rules' target is valkey-9. It checks every command sent through the
+// wrapper: Do, each command of DoMulti, DoCache, DoMultiCache, DoStream,
+// DoMultiStream and dedicated clients. The SELECT that rueidis sends on
+// each new connection when ClientOption.SelectDB is set goes around the
+// wrapper, which sees no such SELECT: only a SELECT sent through the
+// wrapper is reported. Use it on a client that is a cluster client in
+// production; test setup that runs FLUSHDB should use a client without it.
+func ClusterReadiness() Option {
+	return func(c *checker) { c.readiness = true }
+}
+
 type checker struct {
 	rc         *rawcheck.Checker
 	rules      *ruleset.Rules
 	sources    []string
 	passUnseen bool
+	readiness  bool
 	t          TB
 
 	mu       sync.Mutex
@@ -132,6 +151,9 @@ func Wrap(c rueidis.Client, opts ...Option) rueidis.Client {
 		o(ck)
 	}
 	ck.rc = rawcheck.New(ck.rules)
+	if ck.readiness {
+		ck.rc.ClusterReadiness()
+	}
 	for _, src := range ck.sources {
 		ck.rc.RegisterScript(src)
 	}

@@ -9,8 +9,10 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/clustercheck/rawcheck"
 	"github.com/slotlint/slotlint/clustercheck/rueidishook"
 	"github.com/slotlint/slotlint/internal/redistest"
@@ -486,4 +488,209 @@ func TestLuaStream(t *testing.T) {
 	if v, err := once(pass, evalsha(pass, incr, "{rl:m}:n")); err != nil || v != "3" {
 		t.Fatalf("PassUnseenScripts, DoStream: %q, %v", v, err)
 	}
+}
+
+func readinessFault(t *testing.T, err error, kind, head string) {
+	t.Helper()
+	var e *rawcheck.Error
+	if !errors.As(err, &e) || e.Kind != kind || !strings.HasPrefix(e.Error(), head) {
+		t.Errorf("got %v, want a *rawcheck.Error of kind %s starting %q", err, kind, head)
+	}
+}
+
+// Origin: the health check of a chat service's backend (Python, redis-py)
+// that counts the keys of each prefix with a script, "return
+// #redis.call('KEYS', ARGV[1])": on a cluster KEYS lists the keys of the
+// node the script runs on. The fixed form keeps the keys of a prefix in a
+// set and counts it, the set given in KEYS.
+const (
+	countPrefixBad   = `return #redis.call('KEYS', ARGV[1])`
+	countPrefixFixed = `return redis.call('SCARD', KEYS[1])`
+)
+
+// TestClusterReadiness: with ClusterReadiness, on a standalone server, the
+// wrapper refuses, unsent, the keyspace-wide commands and the databases
+// other than 0 that a cluster client sends to one node or a cluster
+// refuses, through each of its ways of sending, and a script that calls
+// KEYS; their fixed forms run. Without the option it lets them through.
+func TestClusterReadiness(t *testing.T) {
+	ctx := context.Background()
+	c, raw := standalone(t, rueidishook.ClusterReadiness())
+	for _, k := range []string{"session:1", "session:2", "{o}:1"} {
+		if err := raw.Do(ctx, raw.B().Set().Key(k).Value("v").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	const keysHead = "ERR KEYS reaches one node of a cluster (slotlint: KEYS: a cluster client sends KEYS to one node"
+	readinessFault(t, c.Do(ctx, c.B().Keys().Pattern("session:*").Build()).Error(), rawcheck.KindKeyspaceWide, keysHead)
+	readinessFault(t, c.Do(ctx, c.B().Scan().Cursor(0).Match("session:*").Build()).Error(), rawcheck.KindKeyspaceWide, "ERR SCAN reaches one node of a cluster")
+	readinessFault(t, c.Do(ctx, c.B().Randomkey().Build()).Error(), rawcheck.KindKeyspaceWide, "ERR RANDOMKEY reaches one node of a cluster")
+	readinessFault(t, c.Do(ctx, c.B().Copy().Source("{o}:1").Destination("{o}:2").Db(2).Build()).Error(), rawcheck.KindDatabase, "ERR Copying to another database is not allowed in cluster mode (slotlint: COPY: database 2")
+	readinessFault(t, c.Do(ctx, c.B().Move().Key("{o}:1").Db(2).Build()).Error(), rawcheck.KindDatabase, "ERR MOVE is not allowed in cluster mode")
+	readinessFault(t, c.Do(ctx, c.B().Swapdb().Index1(0).Index2(1).Build()).Error(), rawcheck.KindDatabase, "ERR SWAPDB is not allowed in cluster mode")
+	if n, _ := raw.Do(ctx, raw.B().Exists().Key("{o}:1").Build()).AsInt64(); n != 1 {
+		t.Error("the refused MOVE or SWAPDB was sent")
+	}
+
+	// Each command of a DoMulti, DoMultiStream, DoCache and DoMultiCache;
+	// DoStream.
+	for _, r := range c.DoMulti(ctx, c.B().Get().Key("{o}:1").Build(), c.B().Keys().Pattern("*").Build()) {
+		readinessFault(t, r.Error(), rawcheck.KindKeyspaceWide, keysHead)
+	}
+	st := c.DoStream(ctx, c.B().Scan().Cursor(0).Build())
+	readinessFault(t, st.Error(), rawcheck.KindKeyspaceWide, "ERR SCAN reaches one node")
+	ms := c.DoMultiStream(ctx, c.B().Get().Key("{o}:1").Build(), c.B().Dbsize().Build())
+	readinessFault(t, ms.Error(), rawcheck.KindKeyspaceWide, "ERR DBSIZE reaches one node")
+	keysCached := rueidis.Cacheable(c.B().Keys().Pattern("*").Build())
+	readinessFault(t, c.DoCache(ctx, keysCached, time.Minute).Error(), rawcheck.KindKeyspaceWide, keysHead)
+	for _, r := range c.DoMultiCache(ctx, rueidis.CT(c.B().Get().Key("{o}:1").Cache(), time.Minute), rueidis.CT(keysCached, time.Minute)) {
+		readinessFault(t, r.Error(), rawcheck.KindKeyspaceWide, keysHead)
+	}
+
+	// SELECT on a dedicated connection: refused, unsent, so the SET that
+	// follows writes database 0.
+	err := c.Dedicated(func(d rueidis.DedicatedClient) error {
+		readinessFault(t, d.Do(ctx, d.B().Select().Index(3).Build()).Error(), rawcheck.KindDatabase, "ERR SELECT is not allowed in cluster mode (slotlint: SELECT: database 3")
+		return d.Do(ctx, d.B().Set().Key("after:select").Value("1").Build()).Error()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := raw.Do(ctx, raw.B().Get().Key("after:select").Build()).ToString(); v != "1" {
+		t.Errorf("after the refused SELECT 3, the SET did not write database 0: %q", v)
+	}
+	readinessFault(t, c.Do(ctx, c.B().Select().Index(3).Build()).Error(), rawcheck.KindDatabase, "ERR SELECT is not allowed in cluster mode")
+
+	// A script that lists keys with KEYS: Lua.Exec's EVALSHA gets NOSCRIPT
+	// from the wrapper, and the EVAL with its source is refused.
+	err = rueidis.NewLuaScript(countPrefixBad).Exec(ctx, c, nil, []string{"session:*"}).Error()
+	scriptFault(t, err, "EVAL:", `redis.call("KEYS", ARGV[1]) reads the keys of one node`)
+
+	// The fixed forms run: database 0, one key's SCAN, the keys passed to
+	// the script.
+	for _, cmd := range []rueidis.Completed{
+		c.B().Copy().Source("{o}:1").Destination("{o}:2").Db(0).Replace().Build(),
+		c.B().Select().Index(0).Build(),
+		c.B().Hscan().Key("{o}:h").Cursor(0).Build(),
+	} {
+		if err := c.Do(ctx, cmd).Error(); err != nil {
+			t.Errorf("%q: %v", cmd.Commands(), err)
+		}
+	}
+	raw.Do(ctx, raw.B().Sadd().Key("sessions").Member("session:1", "session:2").Build())
+	if n, err := rueidis.NewLuaScript(countPrefixFixed).Exec(ctx, c, []string{"sessions"}, nil).AsInt64(); err != nil || n != 2 {
+		t.Errorf("fixed script: %d, %v", n, err)
+	}
+	kinds := map[string]int{}
+	for _, f := range rueidishook.Findings(c) {
+		kinds[f.Kind]++
+	}
+	if kinds[rawcheck.KindKeyspaceWide] != 8 || kinds[rawcheck.KindDatabase] != 5 || kinds[rawcheck.KindScript] != 1 {
+		t.Errorf("findings by kind %v", kinds)
+	}
+
+	// Without the option, the wrapper sends them.
+	plain := rueidishook.Wrap(raw)
+	if keys, err := plain.Do(ctx, plain.B().Keys().Pattern("session:*").Build()).AsStrSlice(); err != nil || len(keys) != 2 {
+		t.Errorf("KEYS without ClusterReadiness: %q, %v", keys, err)
+	}
+	if n, err := rueidis.NewLuaScript(countPrefixBad).Exec(ctx, plain, nil, []string{"session:*"}).AsInt64(); err != nil || n != 2 {
+		t.Errorf("the KEYS script without ClusterReadiness: %d, %v", n, err)
+	}
+	err = plain.Dedicated(func(d rueidis.DedicatedClient) error {
+		if err := d.Do(ctx, d.B().Select().Index(3).Build()).Error(); err != nil {
+			return err
+		}
+		return d.Do(ctx, d.B().Select().Index(0).Build()).Error()
+	})
+	if err != nil || len(rueidishook.Findings(plain)) != 0 {
+		t.Errorf("SELECT 3 without ClusterReadiness: %v; findings %v", err, rueidishook.Findings(plain))
+	}
+}
+
+// TestClusterReadinessFailTest: with FailTest, the commands run and the
+// test fails at its end with each finding.
+func TestClusterReadinessFailTest(t *testing.T) {
+	ctx := context.Background()
+	rec := &recorder{}
+	c, raw := standalone(t, rueidishook.ClusterReadiness(), rueidishook.FailTest(rec))
+	raw.Do(ctx, raw.B().Set().Key("session:1").Value("v").Build())
+	if keys, err := c.Do(ctx, c.B().Keys().Pattern("session:*").Build()).AsStrSlice(); err != nil || len(keys) != 1 {
+		t.Errorf("FailTest lets KEYS through: %q, %v", keys, err)
+	}
+	err := c.Dedicated(func(d rueidis.DedicatedClient) error {
+		if err := d.Do(ctx, d.B().Select().Index(3).Build()).Error(); err != nil {
+			return err
+		}
+		return d.Do(ctx, d.B().Select().Index(0).Build()).Error()
+	})
+	if err != nil {
+		t.Errorf("FailTest lets SELECT 3 through: %v", err)
+	}
+	if n, err := rueidis.NewLuaScript(countPrefixBad).Exec(ctx, c, nil, []string{"session:*"}).AsInt64(); err != nil || n != 1 {
+		t.Errorf("FailTest lets the KEYS script through: %d, %v", n, err)
+	}
+	for _, f := range rec.cleanups {
+		f()
+	}
+	want := []string{"ERR KEYS reaches one node", "ERR SELECT is not allowed in cluster mode", "reads the keys of one node"}
+	if len(rec.errs) != len(want) {
+		t.Fatalf("test errors: %q", rec.errs)
+	}
+	for i, w := range want {
+		if !strings.Contains(rec.errs[i], w) {
+			t.Errorf("test error %d: %q lacks %q", i, rec.errs[i], w)
+		}
+	}
+}
+
+// TestClusterReadinessValkey: under target: valkey-9, whose cluster has
+// other databases, SELECT is not reported; KEYS is.
+func TestClusterReadinessValkey(t *testing.T) {
+	ctx := context.Background()
+	rules, err := slotlint.ParseRules("valkey.yaml", []byte("version: 1\ntarget: valkey-9\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := standalone(t, rueidishook.ClusterReadiness(), rueidishook.WithRules(rules))
+	if err := c.Do(ctx, c.B().Move().Key("{o}:none").Db(2).Build()).Error(); err != nil {
+		t.Errorf("MOVE under valkey-9: %v", err)
+	}
+	readinessFault(t, c.Do(ctx, c.B().Keys().Pattern("*").Build()).Error(), rawcheck.KindKeyspaceWide, "ERR KEYS reaches one node")
+}
+
+// TestClusterReadinessSelectDB: rueidis sends the SELECT of
+// ClientOption.SelectDB on connecting, around the wrapper, which does not
+// see it: the commands land in database 3 and nothing is reported.
+func TestClusterReadinessSelectDB(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.StartStandalone(t)
+	db3, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true, SelectDB: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db3.Close)
+	c := rueidishook.Wrap(db3, rueidishook.ClusterReadiness())
+	if err := c.Do(ctx, c.B().Set().Key("in:db3").Value("v").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if f := rueidishook.Findings(c); len(f) != 0 {
+		t.Errorf("findings: %v", f)
+	}
+	raw, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	raw.Dedicated(func(d rueidis.DedicatedClient) error {
+		for _, db := range []int64{0, 3} {
+			d.Do(ctx, d.B().Select().Index(db).Build())
+			n, err := d.Do(ctx, d.B().Exists().Key("in:db3").Build()).AsInt64()
+			if err != nil || n != map[int64]int64{0: 0, 3: 1}[db] {
+				t.Errorf("database %d has in:db3: %d, %v", db, n, err)
+			}
+		}
+		return nil
+	})
 }
