@@ -500,10 +500,10 @@ func readinessFault(t *testing.T, err error, kind, head string) {
 	}
 }
 
-// Origin: the health check of a chat service's backend (Python, redis-py)
-// that counts the keys of each prefix with a script, "return
-// #redis.call('KEYS', ARGV[1])": on a cluster KEYS lists the keys of the
-// node the script runs on. The fixed form keeps the keys of a prefix in a
+// Origin: the backup script of a WhatsApp lead bot (refrimix,
+// backup_before_clean_state.py, Python with redis-py), which counts the keys
+// of each prefix with a script, "return #redis.call('KEYS', ARGV[1])": on a
+// cluster KEYS lists the keys of the node the script runs on. The fixed form keeps the keys of a prefix in a
 // set and counts it, the set given in KEYS.
 const (
 	countPrefixBad   = `return #redis.call('KEYS', ARGV[1])`
