@@ -76,11 +76,13 @@ func (e *Error) Error() string {
 // It is safe for concurrent use.
 type Checker struct {
 	rules   *ruleset.Rules
-	scripts scriptcheck.Cache
+	scripts *scriptcheck.Cache            // shared with the checkers of OneNode
 	cmds    func(string) *ruleset.Command // rules.Command, for the Lua checks
 	// readiness adds Readiness's faults to Command and Conn.Feed, and the
 	// keyspace-wide calls to the script checks (ClusterReadiness).
 	readiness bool
+	// oneNode leaves keyspace-wide commands alone (OneNode).
+	oneNode bool
 }
 
 // New returns a checker for the commands table of rules; nil means
@@ -89,7 +91,7 @@ func New(rules *ruleset.Rules) *Checker {
 	if rules == nil {
 		rules = slotlint.Builtin()
 	}
-	return &Checker{rules: rules, cmds: luacheck.CommandsFrom(rules)}
+	return &Checker{rules: rules, scripts: new(scriptcheck.Cache), cmds: luacheck.CommandsFrom(rules)}
 }
 
 // Keys returns the keys of a command, argv[0] its name. A command the
@@ -153,12 +155,29 @@ func (c *Checker) Readiness(argv []string) *Error {
 	return &Error{Kind: kind, Command: name, Reason: reason, Fix: fix}
 }
 
+// OneNode returns a checker for the client of one node (rueidis's
+// Nodes()), which knows the scripts c knows and learns along with it.
+// With ClusterReadiness it leaves keyspace-wide commands alone, also
+// inside scripts: sent on one node's client, KEYS or SCAN is meant for
+// that node, as the fix of the keyspace-wide fault runs it on every
+// master. It still reports databases other than 0, which a node of a
+// cluster refuses. Call it after ClusterReadiness.
+func (c *Checker) OneNode() *Checker {
+	n := *c
+	n.oneNode = true
+	return &n
+}
+
 // ready returns Readiness's fault of argv with ClusterReadiness, or nil.
 func (c *Checker) ready(argv []string) *Error {
 	if !c.readiness {
 		return nil
 	}
-	return c.Readiness(argv)
+	e := c.Readiness(argv)
+	if e != nil && c.oneNode && e.Kind == KindKeyspaceWide {
+		return nil
+	}
+	return e
 }
 
 // RegisterScript gives the checker the source of a script that the program
@@ -205,7 +224,7 @@ func (c *Checker) script(name string, argv []string) *Error {
 		return nil
 	}
 	found := entry.Check(argv[2:], n, name == "EVAL_RO" || name == "EVALSHA_RO", scriptcheck.Specs{
-		ID: c.rules, Command: c.cmds, Settled: true, KeyspaceWide: c.readiness,
+		ID: c.rules, Command: c.cmds, Settled: true, KeyspaceWide: c.readiness && !c.oneNode,
 	})
 	if len(found) == 0 {
 		return nil

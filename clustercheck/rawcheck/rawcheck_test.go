@@ -211,3 +211,32 @@ func TestClusterReadiness(t *testing.T) {
 		}
 	}
 }
+
+// OneNode's checker, for one node's client, leaves keyspace-wide commands
+// alone, also in scripts it learns from the other checker, and still
+// reports databases other than 0.
+func TestOneNode(t *testing.T) {
+	c := New(nil)
+	c.ClusterReadiness()
+	node := c.OneNode()
+	src := "return #redis.call('KEYS', ARGV[1])"
+	if e := c.Command([]string{"SCRIPT", "LOAD", src}); e != nil {
+		t.Fatal(e)
+	}
+	for _, argv := range [][]string{{"KEYS", "*"}, {"SCAN", "0"}, {"EVALSHA", sha1Hex(src), "0", "session:*"}} {
+		if e := node.Command(argv); e != nil {
+			t.Errorf("%q on one node: %v", argv, e)
+		}
+	}
+	if e := c.Command([]string{"EVALSHA", sha1Hex(src), "0", "session:*"}); e == nil || e.Kind != KindScript {
+		t.Errorf("the script on the cluster client: %v", e)
+	}
+	if e := node.Conn().Feed([]string{"SELECT", "3"}); e == nil || e.Kind != KindDatabase {
+		t.Errorf("SELECT 3 on one node: %v", e)
+	}
+}
+
+func sha1Hex(src string) string {
+	sum := sha1.Sum([]byte(src))
+	return hex.EncodeToString(sum[:])
+}

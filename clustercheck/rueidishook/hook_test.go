@@ -582,11 +582,28 @@ func TestClusterReadiness(t *testing.T) {
 	if n, err := rueidis.NewLuaScript(countPrefixFixed).Exec(ctx, c, []string{"sessions"}, nil).AsInt64(); err != nil || n != 2 {
 		t.Errorf("fixed script: %d, %v", n, err)
 	}
+	// The fix of a keyspace-wide command: run it on each node's client
+	// (Nodes()), which the wrapper leaves alone, also in a script; a
+	// database other than 0 is still refused there.
+	nodes := c.Nodes()
+	if len(nodes) == 0 {
+		t.Fatal("the client has no nodes")
+	}
+	for addr, n := range nodes {
+		if keys, err := n.Do(ctx, n.B().Keys().Pattern("session:*").Build()).AsStrSlice(); err != nil || len(keys) != 2 {
+			t.Errorf("KEYS on node %s: %q, %v", addr, keys, err)
+		}
+		if n, err := rueidis.NewLuaScript(countPrefixBad).Exec(ctx, n, nil, []string{"session:*"}).AsInt64(); err != nil || n != 2 {
+			t.Errorf("the KEYS script on node %s: %d, %v", addr, n, err)
+		}
+		readinessFault(t, n.Do(ctx, n.B().Select().Index(3).Build()).Error(), rawcheck.KindDatabase, "ERR SELECT is not allowed in cluster mode")
+	}
+
 	kinds := map[string]int{}
 	for _, f := range rueidishook.Findings(c) {
 		kinds[f.Kind]++
 	}
-	if kinds[rawcheck.KindKeyspaceWide] != 8 || kinds[rawcheck.KindDatabase] != 5 || kinds[rawcheck.KindScript] != 1 {
+	if kinds[rawcheck.KindKeyspaceWide] != 8 || kinds[rawcheck.KindDatabase] != 6 || kinds[rawcheck.KindScript] != 1 {
 		t.Errorf("findings by kind %v", kinds)
 	}
 

@@ -99,11 +99,15 @@ func PassUnseenScripts() Option {
 // (SELECT n, SWAPDB, MOVE, COPY ... DB n), which a cluster refuses, unless
 // the rules' target is valkey-9. It checks every command sent through the
 // wrapper: Do, each command of DoMulti, DoCache, DoMultiCache, DoStream,
-// DoMultiStream and dedicated clients. The SELECT that valkey-go sends on
-// each new connection when ClientOption.SelectDB is set goes around the
-// wrapper, which sees no such SELECT: only a SELECT sent through the
-// wrapper is reported. Use it on a client that is a cluster client in
-// production; test setup that runs FLUSHDB should use a client without it.
+// DoMultiStream and dedicated clients. On the node clients of Nodes, which
+// run a command on one node as the fix of a keyspace-wide command does,
+// only databases other than 0 are reported.
+//
+// The SELECT that valkey-go sends on each new connection when
+// ClientOption.SelectDB is set goes around the wrapper, which does not see
+// it: only a SELECT sent through the wrapper is reported. Use the option on
+// a client that is a cluster client in production; test setup that runs
+// FLUSHDB should use a client without it.
 func ClusterReadiness() Option {
 	return func(c *checker) { c.readiness = true }
 }
@@ -159,7 +163,7 @@ func Wrap(c valkey.Client, opts ...Option) valkey.Client {
 	for _, src := range ck.sources {
 		ck.rc.RegisterScript(src)
 	}
-	return &client{Client: c, ck: ck}
+	return &client{Client: c, ck: ck, rc: ck.rc}
 }
 
 // unseen reports whether argv is an EVALSHA or EVALSHA_RO that the wrapper
@@ -203,11 +207,12 @@ var noScriptWorks = func() bool {
 type client struct {
 	valkey.Client
 	ck *checker
+	rc *rawcheck.Checker // ck.rc, or its OneNode for a client of Nodes
 }
 
 func (c *client) Do(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResult {
 	argv := cmd.Commands()
-	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
+	if e := c.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResult(e)
 	}
 	if c.ck.unseen(argv) {
@@ -222,7 +227,7 @@ func (c *client) Do(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResu
 // transaction: then none is sent, and every reply is NOSCRIPT.
 func (c *client) DoMulti(ctx context.Context, multi ...valkey.Completed) []valkey.ValkeyResult {
 	argvs := commands(multi)
-	if _, e := c.ck.rc.Batch(argvs); c.ck.fault(e) {
+	if _, e := c.rc.Batch(argvs); c.ck.fault(e) {
 		return errorResults(len(multi), e)
 	}
 	skip := c.ck.unseenOf(argvs)
@@ -258,7 +263,7 @@ func (c *client) DoMulti(ctx context.Context, multi ...valkey.Completed) []valke
 
 func (c *client) DoCache(ctx context.Context, cmd valkey.Cacheable, ttl time.Duration) valkey.ValkeyResult {
 	argv := cmd.Commands()
-	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
+	if e := c.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResult(e)
 	}
 	if c.ck.unseen(argv) {
@@ -271,7 +276,7 @@ func (c *client) DoCache(ctx context.Context, cmd valkey.Cacheable, ttl time.Dur
 // makes every reply NOSCRIPT, unsent.
 func (c *client) DoMultiCache(ctx context.Context, multi ...valkey.CacheableTTL) []valkey.ValkeyResult {
 	for _, m := range multi {
-		if e := c.ck.rc.Command(m.Cmd.Commands()); c.ck.fault(e) {
+		if e := c.rc.Command(m.Cmd.Commands()); c.ck.fault(e) {
 			return errorResults(len(multi), e)
 		}
 	}
@@ -294,7 +299,7 @@ func (c *client) DoMultiCache(ctx context.Context, multi ...valkey.CacheableTTL)
 // stream would give it to WriteTo and end with io.EOF.
 func (c *client) DoStream(ctx context.Context, cmd valkey.Completed) valkey.ValkeyResultStream {
 	argv := cmd.Commands()
-	if e := c.ck.rc.Command(argv); c.ck.fault(e) {
+	if e := c.rc.Command(argv); c.ck.fault(e) {
 		return valkey.NewErrorResultStream(e)
 	}
 	if c.ck.unseen(argv) {
@@ -309,7 +314,7 @@ func (c *client) DoStream(ctx context.Context, cmd valkey.Completed) valkey.Valk
 // commands.
 func (c *client) DoMultiStream(ctx context.Context, multi ...valkey.Completed) valkey.MultiValkeyResultStream {
 	argvs := commands(multi)
-	if _, e := c.ck.rc.Batch(argvs); c.ck.fault(e) {
+	if _, e := c.rc.Batch(argvs); c.ck.fault(e) {
 		return valkey.NewErrorResultStream(e)
 	}
 	if i := c.ck.unseenOf(argvs); i >= 0 {
@@ -320,21 +325,24 @@ func (c *client) DoMultiStream(ctx context.Context, multi ...valkey.Completed) v
 
 func (c *client) Dedicated(fn func(valkey.DedicatedClient) error) error {
 	return c.Client.Dedicated(func(d valkey.DedicatedClient) error {
-		return fn(&dedicated{DedicatedClient: d, ck: c.ck, conn: c.ck.rc.Conn()})
+		return fn(&dedicated{DedicatedClient: d, ck: c.ck, conn: c.rc.Conn()})
 	})
 }
 
 func (c *client) Dedicate() (valkey.DedicatedClient, func()) {
 	d, cancel := c.Client.Dedicate()
-	return &dedicated{DedicatedClient: d, ck: c.ck, conn: c.ck.rc.Conn()}, cancel
+	return &dedicated{DedicatedClient: d, ck: c.ck, conn: c.rc.Conn()}, cancel
 }
 
-// Nodes wraps the clients of each node too.
+// Nodes wraps the clients of each node too. With ClusterReadiness, a
+// keyspace-wide command sent on one of them is not reported: it is meant
+// for that node.
 func (c *client) Nodes() map[string]valkey.Client {
 	nodes := c.Client.Nodes()
 	out := make(map[string]valkey.Client, len(nodes))
+	node := c.rc.OneNode()
 	for addr, n := range nodes {
-		out[addr] = &client{Client: n, ck: c.ck}
+		out[addr] = &client{Client: n, ck: c.ck, rc: node}
 	}
 	return out
 }
