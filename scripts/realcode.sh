@@ -14,6 +14,7 @@
 #   bash scripts/realcode.sh heldout2        # only the second held-out batch
 #   bash scripts/realcode.sh heldout3        # only the third held-out batch
 #   bash scripts/realcode.sh heldout4        # only the fourth held-out batch
+#   bash scripts/realcode.sh heldout5        # only the fifth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -41,7 +42,7 @@ mkdir -p "$work"
 #
 # Modules tried and left out because the Go module proxy refused them (403):
 # github.com/eko/gocache/store/redis/v4, github.com/adjust/rmq/v5,
-# github.com/gocraft/work, github.com/RichardKnop/machinery/v2,
+# github.com/RichardKnop/machinery/v2,
 # github.com/vmihailenco/taskq/v3, github.com/rbcervilla/redisstore/v9,
 # github.com/go-co-op/gocron-redis-lock/v2, github.com/casbin/redis-adapter/v3,
 # github.com/casbin/redis-watcher/v2, github.com/go-chi/httprate-redis,
@@ -52,7 +53,7 @@ mkdir -p "$work"
 # github.com/oliver006/redis_exporter, github.com/go-pkgz/lcw/v2,
 # github.com/beego/beego/v2, github.com/gocelery/gocelery,
 # github.com/benmanns/goworker, github.com/appleboy/gorush,
-# github.com/RichardKnop/machinery, github.com/golang-queue/redisdb-stream,
+# github.com/golang-queue/redisdb-stream,
 # github.com/jrallison/go-workers, github.com/fasthttp/session/v2,
 # github.com/livekit/livekit-server (its go.mod replaces pion/dtls with a fork
 # the proxy refuses, and without it pkg/rtc does not compile), and
@@ -139,7 +140,7 @@ modules+=("${heldout3[@]}")
 # proxy refused most candidates with more multi-key code (docs/realcode.md
 # lists them), so it is small.
 heldout4=(
-	"mev-boost-relay|github.com/flashbots/mev-boost-relay@v0.30.0|github.com/flashbots/mev-boost-relay/datastore"
+	"mev-boost-relay|github.com/flashbots/mev-boost-relay@v0.30.0|github.com/flashbots/mev-boost-relay/datastore github.com/flashbots/mev-boost-relay/services/api"
 	"tyk-storage|github.com/TykTechnologies/storage@v1.2.2|github.com/TykTechnologies/storage/temporal/internal/driver/redisv9"
 	"traefik|github.com/traefik/traefik/v3@v3.4.0|github.com/traefik/traefik/v3/pkg/middlewares/ratelimiter"
 	"loki|github.com/grafana/loki/v3@v3.5.0|github.com/grafana/loki/v3/pkg/storage/chunk/cache github.com/grafana/loki/v3/pkg/storage/chunk/fetcher"
@@ -150,6 +151,33 @@ heldout4=(
 	"roadrunner-redis|github.com/roadrunner-server/redis/v5@v5.0.0|github.com/roadrunner-server/redis/v5/kv"
 )
 modules+=("${heldout4[@]}")
+
+# The fifth held-out batch, labelled the same way before slotlint first ran
+# on it, after the changes the fourth batch's misses led to (a transaction
+# cut at each Exec, helpers handed a pipeline in another package, a
+# project's transaction methods, collections through interfaces); no fix
+# was made for its code before it was measured. `heldout5` names them.
+# gocraft/work and machinery (v1), refused when the first batches were
+# made, were served for it.
+heldout5=(
+	"gorm-cache|github.com/Pacific73/gorm-cache@v1.1.1|github.com/Pacific73/gorm-cache/data_layer github.com/Pacific73/gorm-cache/cache github.com/Pacific73/gorm-cache/util github.com/Pacific73/gorm-cache/config"
+	"go-chi-session|gitea.com/go-chi/session@v0.0.0-20240316035857-16768d98ec96|gitea.com/go-chi/session/redis"
+	"taskq-redisq|github.com/vmihailenco/taskq/redisq/v4@v4.0.0-beta.4|github.com/vmihailenco/taskq/redisq/v4"
+	"beego|github.com/astaxie/beego@v1.12.3|github.com/astaxie/beego/cache/redis github.com/astaxie/beego/session/redis github.com/astaxie/beego/session"
+	"rmq|github.com/adjust/rmq/v4@v4.0.1|github.com/adjust/rmq/v4"
+	"dcron|github.com/libi/dcron@v0.5.0|github.com/libi/dcron/driver"
+	"gookit-cache|github.com/gookit/cache@v0.4.0|github.com/gookit/cache/redis github.com/gookit/cache/goredis"
+	"benthos|github.com/benthosdev/benthos/v4@v4.27.0|github.com/benthosdev/benthos/v4/internal/impl/redis"
+	"sponge|github.com/zhufuyi/sponge@v1.10.0|github.com/zhufuyi/sponge/pkg/cache github.com/zhufuyi/sponge/internal/cache"
+	"go-chi-cache|gitea.com/go-chi/cache@v0.2.1|gitea.com/go-chi/cache/redis"
+	"rmq-v3|github.com/adjust/rmq/v3@v3.0.0|github.com/adjust/rmq/v3"
+	"go-oauth2-redis|gopkg.in/go-oauth2/redis.v3@v3.2.1|gopkg.in/go-oauth2/redis.v3"
+	"iam|github.com/marmotedu/iam@v1.6.2|github.com/marmotedu/iam/pkg/storage github.com/marmotedu/iam/internal/pump/storage/redis"
+	"gocraft-work|github.com/gocraft/work@v0.5.1|github.com/gocraft/work"
+	"machinery|github.com/RichardKnop/machinery@v1.10.8|github.com/RichardKnop/machinery/v1/backends/redis github.com/RichardKnop/machinery/v1/brokers/redis github.com/RichardKnop/machinery/v1/tasks"
+	"go-redisstore|github.com/sethvargo/go-redisstore@v0.3.0|github.com/sethvargo/go-redisstore"
+)
+modules+=("${heldout5[@]}")
 
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
@@ -167,8 +195,12 @@ for a in "$@"; do
 		for entry in "${heldout4[@]}"; do picked+=("${entry%%|*}"); done
 		continue
 	fi
+	if [ "$a" = heldout5 ]; then
+		for entry in "${heldout5[@]}"; do picked+=("${entry%%|*}"); done
+		continue
+	fi
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2, heldout3, heldout4 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout5 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
