@@ -298,6 +298,9 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		if alts, ok := e.index(x); ok {
 			return alts
 		}
+		if alts, ok := e.paramElem(x); ok {
+			return alts
+		}
 	}
 	return []Value{e.opaque(x)}
 }
@@ -351,6 +354,24 @@ func (e *evaluator) index(x *ast.IndexExpr) ([]Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// paramElem evaluates keys[i] of a slice that is the function's parameter,
+// i a local variable (a loop's index): an element of the callers' slice,
+// another at each value of i.
+func (e *evaluator) paramElem(x *ast.IndexExpr) ([]Value, bool) {
+	p := e.spreadParam(x.X)
+	id, ok := ast.Unparen(x.Index).(*ast.Ident)
+	if p == "" || !ok {
+		return nil, false
+	}
+	iv := e.localVar(id)
+	if iv == nil {
+		return nil, false
+	}
+	e.varying(iv, nil)
+	k := keyspace.Unknown(elemID(p, fmt.Sprintf("%s@%d", iv.Name(), iv.Pos())), exprName(x), e.noBraces(x))
+	return []Value{{k, x.Pos()}}, true
 }
 
 // compositeOf returns the composite literal that a map variable is set to
@@ -440,6 +461,13 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	// variable, or one that is set once from something unknown keeps one
 	// identity: every use in one run sees the same value.
 	self := []Value{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
+	if all := e.defs[v]; len(all) == 1 && all[0].rng != nil {
+		if p := e.spreadParam(all[0].rng); p != "" {
+			// for _, k := range keys, keys the function's parameter: each
+			// of its elements in turn, which its callers know.
+			return e.varying(v, []Value{{keyspace.Unknown(elemID(p, id), v.Name(), noBraces), v.Pos()}})
+		}
+	}
 	if len(defs) == 0 || e.busy[v] {
 		return e.varying(v, self)
 	}

@@ -104,6 +104,12 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 				continue
 			}
 		}
+		if n, ok := groupElems(alts); ok {
+			groups, open := g.elemArgs(e, call, sig, n, alts)
+			site.Keys = append(site.Keys, groups...)
+			site.Open = site.Open || open
+			continue
+		}
 		var grp Group
 		for _, k := range alts {
 			for _, sk := range g.substitute(e, call, k) {

@@ -83,6 +83,12 @@ func (f *KeyWrapper) String() string {
 		if c.On > 0 {
 			s[i] += " on $" + strconv.Itoa(c.On-1)
 		}
+		for _, g := range c.Groups {
+			if n, ok := groupElems(g); ok {
+				s[i] += " each of $" + strconv.Itoa(n)
+				break
+			}
+		}
 	}
 	return "keyWrapper(" + strings.Join(s, "; ") + ")"
 }
@@ -397,6 +403,14 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 	for i, p := range k.Parts {
 		switch {
 		case !p.Unknown:
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case isElemID(p.ID):
+			// An element of the callee's slice parameter, not the
+			// caller's: the callee's own unknown (elems.go).
+			p.ID = "elem:" + p.ID
+			if !keep {
+				p.ID = ""
+			}
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case strings.HasPrefix(p.ID, "$"):
 			parts[i] = g.paramValue(e, call, p)

@@ -33,12 +33,15 @@ func buildKey(prefix, key string) string {
 	return strings.Join([]string{prefix, key}, ":")
 }
 
-func (c *redisCache) MultiGet(ctx context.Context, keys []string) ([]interface{}, error) {
+// MultiGet sends its caller's keys, each joined to the prefix, in one
+// MGET: whether they share a slot is the callers' to say, and each caller
+// is checked with its keys (one for each path of buildKey).
+func (c *redisCache) MultiGet(ctx context.Context, keys []string) ([]interface{}, error) { // want MultiGet:`keyWrapper\(MGET "<key>" each of \$1; MGET "<c.KeyPrefix>:<key>" each of \$1\)`
 	cacheKeys := make([]string, len(keys))
 	for i, key := range keys {
 		cacheKeys[i] = buildKey(c.KeyPrefix, key)
 	}
-	return c.client.MGet(ctx, cacheKeys...).Result() // want `MGET keys built as "<c.KeyPrefix>:<key>" from different values may hash to different slots`
+	return c.client.MGet(ctx, cacheKeys...).Result()
 }
 
 type memoryCache struct{ m map[string]interface{} }
