@@ -56,7 +56,11 @@ import (
 //	  scriptintx   a script run on a transaction's pipeline: its keys
 //	               are the transaction's
 //	  cachekeys    keys built in a loop and handed to a cache interface
-//	               of another package that sends them in one MGET
+//	               of another package whose Redis implementation sends
+//	               them, each joined to its prefix, in one MGET
+//	  chunkcache   keys collected in a loop and stored through a cache
+//	               interface with several implementations, one of which
+//	               queues one SET per key in one MULTI/EXEC
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

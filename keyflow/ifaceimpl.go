@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,15 +22,16 @@ import (
 // A call of a method of such an interface sends what the method of its
 // implementation sends: the engine looks for the named types of the
 // package and of the packages it imports that implement the interface, and
-// when exactly one of them has a method that carries commands to its
-// callers (its summary here, its KeyWrapper fact elsewhere), the call is a
-// call of that method. With none or several such, which one runs is not
-// known, and nothing is said.
+// takes those whose method carries commands to its callers (its summary
+// here, its KeyWrapper fact elsewhere). Which one runs is not known, so
+// the call is a call of each: a cache with a Redis and a memory
+// implementation sends what the Redis one sends, and the memory one,
+// which carries nothing, adds nothing.
 
-// implementation returns the one method, of a type of the package or of
-// a package it imports, that implements the interface method fn and
-// carries commands to its callers; nil otherwise.
-func (g *Engine) implementation(fn *types.Func) *types.Func {
+// implementations returns the methods, of types of the package or of the
+// packages it imports, that implement the interface method fn and carry
+// commands to their callers, in the order of their packages and names.
+func (g *Engine) implementations(fn *types.Func) []*types.Func {
 	sig := fn.Signature()
 	if sig.Recv() == nil || fn.Pkg() == nil || g.IsClientPackage(fn.Pkg()) {
 		return nil
@@ -39,17 +41,15 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 		return nil
 	}
 	if g.impls == nil {
-		g.impls = map[*types.Func]*types.Func{}
+		g.impls = map[*types.Func][]*types.Func{}
 	}
-	if impl, ok := g.impls[fn]; ok {
-		return impl
+	if impls, ok := g.impls[fn]; ok {
+		return impls
 	}
 	g.impls[fn] = nil // guards against recursion
 	if standardPath(fn.Pkg().Path()) {
 		return nil // io.Writer, context.Context: no project's interface
 	}
-	var found *types.Func
-	n := 0
 	if g.implPkgs == nil {
 		g.implPkgs = []*types.Package{g.pkg}
 		for _, pkg := range g.pkg.Imports() {
@@ -58,6 +58,7 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 			}
 		}
 	}
+	var found []*types.Func
 	for _, pkg := range g.implPkgs {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
@@ -78,17 +79,13 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
 			m, ok := obj.(*types.Func)
-			if !ok {
+			if !ok || slices.Contains(found, m) {
 				continue
 			}
 			if calls, ok := g.wrapperCalls(m); ok && len(calls) > 0 {
-				found = m
-				n++
+				found = append(found, m)
 			}
 		}
-	}
-	if n != 1 {
-		found = nil
 	}
 	g.impls[fn] = found
 	return found

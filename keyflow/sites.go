@@ -613,17 +613,27 @@ func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) 
 func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 	wrapped, ok := g.wrapperCalls(fn)
 	if !ok {
-		// A method of a project's interface: what its one implementation
-		// in sight sends (ifaceimpl.go).
-		impl := g.implementation(fn)
-		if impl == nil {
-			return
+		// A method of a project's interface: what each of its
+		// implementations in sight sends (ifaceimpl.go).
+		impls := g.implementations(fn)
+		for _, impl := range impls {
+			wrapped, _ := g.wrapperCalls(impl)
+			if len(impls) > 1 {
+				// Commands queued on the caller's transaction belong to
+				// it only when one implementation runs: the keys of
+				// several, each running alone, are not one transaction.
+				wrapped = slices.DeleteFunc(slices.Clone(wrapped), func(w WrappedCall) bool { return w.On > 0 })
+			}
+			g.addWrapped(s, call, impl, wrapped)
 		}
-		if wrapped, ok = g.wrapperCalls(impl); !ok {
-			return
-		}
-		fn = impl
+		return
 	}
+	g.addWrapped(s, call, fn, wrapped)
+}
+
+// addWrapped adds at a call of fn the commands that fn carries to its
+// callers.
+func (g *Engine) addWrapped(s *Func, call *ast.CallExpr, fn *types.Func, wrapped []WrappedCall) {
 	for _, w := range wrapped {
 		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
 			Name: fmt.Sprintf("%s (through %s at %s)", w.Command, fn.Name(), w.Where)}
