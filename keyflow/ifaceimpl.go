@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"go/ast"
 	"go/build"
 	"go/types"
 	"os"
@@ -89,6 +90,21 @@ func (g *Engine) implementations(fn *types.Func) []*types.Func {
 	}
 	g.impls[fn] = found
 	return found
+}
+
+// receiverInterface returns the interface that a method call's receiver
+// has as its static type, or nil.
+func (g *Engine) receiverInterface(call *ast.CallExpr) *types.Interface {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	t := g.info.TypeOf(sel.X)
+	if t == nil {
+		return nil
+	}
+	iface, _ := t.Underlying().(*types.Interface)
+	return iface
 }
 
 // standardPath reports whether an import path is of the standard library:

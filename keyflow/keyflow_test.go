@@ -443,6 +443,29 @@ func Swap(ctx context.Context, rdb *redis.Client, a, b string) { rdb.Rename(ctx,
 		},
 	},
 	{
+		// Origin: go-eagle/eagle (pkg/cache/key.go, BuildCacheKey): a key
+		// returned by a bare return of named results.
+		name: "named-results-bare-return",
+		src: `func buildKey(prefix, key string) (cacheKey string, err error) {
+	if key == "" {
+		return "", fmt.Errorf("empty key")
+	}
+	cacheKey = key
+	if prefix != "" {
+		cacheKey, err = strings.Join([]string{prefix, key}, ":"), nil
+	}
+	return
+}
+
+func f(ctx context.Context, rdb *redis.ClusterClient, id string) {
+	k, _ := buildKey("user", id)
+	rdb.Rename(ctx, k, "user:"+id+":old")
+}`,
+		want: []string{
+			`f: RENAME [""|"<id>"|"user:<id>"] ["user:<id>:old"]`,
+		},
+	},
+	{
 		// The elements of a slice parameter, each built into a key of the
 		// function's own and sent in one command or one transaction:
 		// carried to the callers, who give the elements. A command sent

@@ -616,6 +616,14 @@ func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
 		// A method of a project's interface: what each of its
 		// implementations in sight sends (ifaceimpl.go).
 		impls := g.implementations(fn)
+		if iface := g.receiverInterface(call); iface != nil {
+			// Only the implementations of the receiver's own interface,
+			// which may embed fn's (a mock's interface embeds the cache's).
+			impls = slices.DeleteFunc(slices.Clone(impls), func(m *types.Func) bool {
+				recv := m.Signature().Recv().Type()
+				return !types.Implements(recv, iface) && !types.Implements(types.NewPointer(recv), iface)
+			})
+		}
 		for _, impl := range impls {
 			wrapped, _ := g.wrapperCalls(impl)
 			if len(impls) > 1 {

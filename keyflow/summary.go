@@ -235,9 +235,15 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 		rets = g.clusterReturns(e, rets)
 	}
 	if returnsKey {
+		named := sig.Results().At(0)
 		for _, r := range rets {
-			if len(r.Results) > 0 {
+			switch {
+			case len(r.Results) > 0:
 				s.Results = append(s.Results, e.keys(r.Results[0])...)
+			case named.Name() != "" && named.Name() != "_":
+				// A bare return of named results: what the first holds
+				// there (func f(p, k string) (key string, err error)).
+				s.Results = append(s.Results, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()})...)
 			}
 		}
 		if len(s.Results) > maxAlts || allOpaque(s.Results) {
