@@ -45,3 +45,17 @@ func (c *Fetcher) WriteBackTenant(ctx context.Context, tenant string, chunks []C
 	}
 	return c.cache.Store(ctx, keys, bufs)
 }
+
+// Origin: loki's fetcher_test.go: the chunks written to a mock cache,
+// which sends nothing to Redis.
+func fillMock(ctx context.Context, chunks []Chunk) cache.MockCache {
+	c1 := cache.NewMockCache()
+	keys := make([]string, 0, len(chunks))
+	bufs := make([][]byte, 0, len(chunks))
+	for _, c := range chunks {
+		keys = append(keys, schema.ExternalKey(c.Ref))
+		bufs = append(bufs, c.Data)
+	}
+	_ = c1.Store(ctx, keys, bufs)
+	return c1
+}

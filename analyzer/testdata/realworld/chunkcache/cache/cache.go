@@ -108,3 +108,31 @@ func (c *EmbeddedCache) Fetch(ctx context.Context, keys []string) ([][]byte, err
 	}
 	return out, nil
 }
+
+// MockCache is the tests' cache: only mockCache implements it, so a call
+// on it is a call of mockCache's Store, whatever else implements Cache.
+type MockCache interface {
+	Cache
+	GetKeys() []string
+}
+
+type mockCache struct{ m map[string][]byte }
+
+func NewMockCache() MockCache { return &mockCache{m: map[string][]byte{}} }
+
+func (c *mockCache) Store(ctx context.Context, keys []string, bufs [][]byte) error {
+	for i, k := range keys {
+		c.m[k] = bufs[i]
+	}
+	return nil
+}
+
+func (c *mockCache) Fetch(ctx context.Context, keys []string) ([][]byte, error) { return nil, nil }
+
+func (c *mockCache) GetKeys() []string {
+	var out []string
+	for k := range c.m {
+		out = append(out, k)
+	}
+	return out
+}
