@@ -30,18 +30,37 @@ import (
 //		return err
 //	}
 //
-// The range variable over a slice parameter, and the parameter indexed by
-// a local variable, are an element of the callers' slice: an unknown
-// "$N[k@pos]", another value at each turn of the loop. A command whose
-// keys are in doubt only because they are built from different elements
-// (the keys with every element alike share a slot) is carried to the
-// callers as a WrappedCall whose Groups hold the element as "$N[]": each
-// caller checks it with one key for each element of the slice it passes,
-// and two for an element that stands for many (built in a loop). A caller
-// that passes its own parameter on carries the command further. Where the
-// keys have literal text of the function's own ("<prefix>:<key>"), the
-// function is checked too, as a function that builds keys around its
-// parameters is (keysConflict).
+// The range variable over a slice parameter (and the key variable over a
+// map parameter), and the parameter indexed by a local variable, are an
+// element of the callers' collection: an unknown "$N[k@pos]", another
+// value at each turn of the loop. A command whose keys are in doubt only
+// because they are built from different elements (the keys with every
+// element alike share a slot), and show nothing of their slot here but
+// the elements and a prefix joined with separators ("<prefix>:<key>"), is
+// carried to the callers as a WrappedCall whose Groups hold the element
+// as "$N[]": each caller checks it with one key for each element of the
+// slice it passes, and two for an element that stands for many (built in
+// a loop). A caller that passes its own parameter on carries the command
+// further. Keys with text of the function's own ("contact_user_list_" +
+// id) are checked where they are built, as keys built around a parameter
+// are (keysConflict).
+
+// mapParam returns "$N" when x is a parameter of the function that is a
+// map: its keys are its callers'.
+func (e *evaluator) mapParam(x ast.Expr) string {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	if _, isMap := v.Type().Underlying().(*types.Map); !isMap || !isParamID(e.params[v]) {
+		return ""
+	}
+	return e.params[v]
+}
 
 // elemID is the identity of an element of the slice parameter p, one per
 // instance inst (a loop's variable).
@@ -102,14 +121,7 @@ func groupElems(alts []keyspace.Key) (int, bool) {
 // hasElems reports whether some key of the groups is built from an
 // element of a slice parameter.
 func hasElems(groups []Group) bool {
-	for _, g := range groups {
-		for _, v := range g {
-			if keyElems(v.Key) >= 0 {
-				return true
-			}
-		}
-	}
-	return false
+	return anyKey(groups, func(k keyspace.Key) bool { return keyElems(k) >= 0 })
 }
 
 // collected reports whether the keys built from elements of a slice
@@ -175,24 +187,25 @@ func elemTemplates(groups []Group) []Group {
 }
 
 // carryElems carries to the function's callers a site whose keys are in
-// doubt only because they are built from different elements of a slice
-// parameter. It reports whether the site is left to them: when its keys
-// show nothing of their slot here (shapedByCallers); a site whose keys
-// have literal text of the function's own is checked here too.
-func (g *Engine) carryElems(s *Func, site *Site, groups []Group) (carried, ok bool) {
+// doubt only because they are built from different elements of a slice or
+// map parameter, and show nothing of their slot here but the callers'
+// elements and a prefix joined with separators. It reports whether it
+// did; a site whose keys have text of the function's own is checked here
+// (keysConflict), as a function that builds keys around its parameters is.
+func (g *Engine) carryElems(s *Func, site *Site, groups []Group) bool {
 	if site.keysChecked || !collected(groups) {
-		return false, false
+		return false
 	}
 	if site.Col, site.Chosen = Colocate(groups); site.Col.Verdict == keyspace.Same {
-		return false, false
+		return false
 	}
 	tmpl := elemTemplates(groups)
-	if ownConflict(tmpl) {
-		return false, false
+	if ownConflict(tmpl) || ownText(tmpl) {
+		return false
 	}
 	if len(tmpl) > 1 {
 		if col, _ := Colocate(tmpl); col.Verdict == keyspace.Different {
-			return false, false
+			return false
 		}
 	}
 	// One carried call for each alternative of the keys built from the
@@ -222,14 +235,14 @@ func (g *Engine) carryElems(s *Func, site *Site, groups []Group) (carried, ok bo
 		s.Carried = append(s.Carried, w)
 		return true
 	})
-	for _, grp := range tmpl {
-		for _, v := range grp {
-			if HasShape(v.Key) && !onlySeparators(v.Key) {
-				return false, true
-			}
-		}
-	}
-	return true, true
+	return true
+}
+
+// ownText reports whether some key has literal text of the function's own
+// beyond separators: "contact_user_list_" + id decides the keys' slots
+// where it is built, and is checked there.
+func ownText(groups []Group) bool {
+	return anyKey(groups, func(k keyspace.Key) bool { return HasShape(k) && !onlySeparators(k) })
 }
 
 // onlySeparators reports whether the literal text of a key is only
@@ -257,13 +270,18 @@ func (g *Engine) elemArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature
 	var elems []elem
 	open := false
 	arg := call.Args[n]
+	_, isMap := sig.Params().At(min(n, sig.Params().Len()-1)).Type().Underlying().(*types.Map)
+	own := e.spreadParam(arg)
+	if isMap {
+		own = e.mapParam(arg)
+	}
 	switch {
 	case variadic && !call.Ellipsis.IsValid():
 		for _, a := range call.Args[n:] {
 			elems = append(elems, elem{alts: e.keys(a)})
 		}
-	case e.spreadParam(arg) != "":
-		id := elemID(e.spreadParam(arg), fmt.Sprintf("%d", arg.Pos()))
+	case own != "":
+		id := elemID(own, fmt.Sprintf("%d", arg.Pos()))
 		name := exprName(arg)
 		for _, k := range alts {
 			for _, p := range k.Parts {
@@ -277,6 +295,24 @@ func (g *Engine) elemArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature
 			many:  true,
 			again: []Value{{keyspace.Unknown(id+"'", name, false), arg.Pos()}},
 		}}
+	case isMap:
+		// The keys of a map literal; any other map's are not seen.
+		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
+		if id, isID := ast.Unparen(arg).(*ast.Ident); isID {
+			if v := e.localVar(id); v != nil && !g.indexWritten()[v] {
+				lit, ok = ast.Unparen(e.setOnce(id)).(*ast.CompositeLit)
+			}
+		}
+		if !ok {
+			return nil, true
+		}
+		for _, el := range lit.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, true
+			}
+			elems = append(elems, elem{alts: e.keys(kv.Key)})
+		}
 	default:
 		sl := g.keySlice(e, call, arg)
 		elems, open = sl.elems, sl.open

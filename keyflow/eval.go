@@ -75,8 +75,9 @@ type def struct {
 	inLoop bool
 	add    bool // v += rhs
 	// rng is the slice, array or map that a range statement's value
-	// variable takes its values from.
-	rng ast.Expr
+	// variable takes its values from; keysOf the map whose keys its key
+	// variable takes.
+	rng, keysOf ast.Expr
 	// from is the call whose result number res, not the first, the
 	// variable is set to (rhs nil): args in keys, args, err := f().
 	from *ast.CallExpr
@@ -151,6 +152,9 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 						d := def{pos: id.Pos(), inLoop: true}
 						if i == 1 && n.Tok == token.DEFINE && rangesOverElems(info.TypeOf(n.X)) {
 							d.rng = n.X
+						}
+						if _, isMap := info.TypeOf(n.X).Underlying().(*types.Map); i == 0 && isMap && n.Tok == token.DEFINE {
+							d.keysOf = n.X
 						}
 						e.defs[v] = append(e.defs[v], d)
 					}
@@ -461,10 +465,15 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	// variable, or one that is set once from something unknown keeps one
 	// identity: every use in one run sees the same value.
 	self := []Value{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
-	if all := e.defs[v]; len(all) == 1 && all[0].rng != nil {
-		if p := e.spreadParam(all[0].rng); p != "" {
-			// for _, k := range keys, keys the function's parameter: each
-			// of its elements in turn, which its callers know.
+	if all := e.defs[v]; len(all) == 1 {
+		// for _, k := range keys, for k := range m, keys or m the
+		// function's parameter: each of its elements in turn, which its
+		// callers know (elems.go).
+		p := e.mapParam(all[0].keysOf)
+		if all[0].rng != nil {
+			p = e.spreadParam(all[0].rng)
+		}
+		if p != "" {
 			return e.varying(v, []Value{{keyspace.Unknown(elemID(p, id), v.Name(), noBraces), v.Pos()}})
 		}
 	}

@@ -468,8 +468,9 @@ func f(ctx context.Context, rdb *redis.ClusterClient, id string) {
 	{
 		// The elements of a slice parameter, each built into a key of the
 		// function's own and sent in one command or one transaction:
-		// carried to the callers, who give the elements. A command sent
-		// at each turn with one element is not a collection.
+		// carried to the callers, who give the elements (a map's keys
+		// too). A command sent at each turn with one element is not a
+		// collection (EachAlone).
 		name: "elements-carried",
 		dep: `package dep
 
@@ -494,6 +495,14 @@ func (c *RedisCache) MultiGet(ctx context.Context, keys []string) error {
 		ks[i] = c.prefix + ":" + k
 	}
 	return c.rdb.MGet(ctx, ks...).Err()
+}
+
+func (c *RedisCache) MultiSet(ctx context.Context, values map[string]string) error {
+	var args []interface{}
+	for k, v := range values {
+		args = append(args, c.prefix+":"+k, v)
+	}
+	return c.rdb.MSet(ctx, args...).Err()
 }
 
 type TxCache struct{ rdb *redis.ClusterClient }
@@ -526,6 +535,9 @@ func EachAlone(ctx context.Context, rdb *redis.ClusterClient, keys []string) {
 	c.MultiGet(ctx, []string{"{u}:a", "{u}:b"})
 	dep.EachAlone(ctx, rdb, keys)
 	g(ctx, c, keys)
+	r := &dep.RedisCache{}
+	r.MultiSet(ctx, map[string]string{"user:1": "a", "user:2": "b"})
+	r.MultiSet(ctx, map[string]string{"{user}:1": "a", "{user}:2": "b"})
 }
 
 func g(ctx context.Context, c dep.Cache, keys []string) {
@@ -533,13 +545,15 @@ func g(ctx context.Context, c dep.Cache, keys []string) {
 }`,
 		want: []string{
 			`f: MGET (through MultiGet at dep.go:23) ["<c.prefix>:user:<id>"] ["<c.prefix>:user:<id>"]`,
-			`f: MULTI/EXEC transaction (through MultiGet at dep.go:29) ["user:<id>"] ["user:<id>"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["user:<id>"] ["user:<id>"]`,
 			`f: MGET (through MultiGet at dep.go:23) ["<c.prefix>:{u}:a"] ["<c.prefix>:{u}:b"]`,
-			`f: MULTI/EXEC transaction (through MultiGet at dep.go:29) ["{u}:a"] ["{u}:b"]`,
-			`f: MGET (through MultiGet at dep.go:23) (through g at p.go:31) ["<c.prefix>:user:<id>"] ["<c.prefix>:user:<id>"]`,
-			`f: MULTI/EXEC transaction (through MultiGet at dep.go:29) (through g at p.go:31) ["user:<id>"] ["user:<id>"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["{u}:a"] ["{u}:b"]`,
+			`f: MGET (through MultiGet at dep.go:23) (through g at p.go:34) ["<c.prefix>:user:<id>"] ["<c.prefix>:user:<id>"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) (through g at p.go:34) ["user:<id>"] ["user:<id>"]`,
+			`f: MSET (through MultiSet at dep.go:31) ["<r.prefix>:user:1"] ["<r.prefix>:user:2"]`,
+			`f: MSET (through MultiSet at dep.go:31) ["<r.prefix>:{user}:1"] ["<r.prefix>:{user}:2"]`,
 			`g: MGET (through MultiGet at dep.go:23) ["<c.prefix>:<k>"] ["<c.prefix>:<k>"] carried`,
-			`g: MULTI/EXEC transaction (through MultiGet at dep.go:29) ["<keys[i]>"] ["<keys[i]>"] carried`,
+			`g: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["<keys[i]>"] ["<keys[i]>"] carried`,
 		},
 	},
 }

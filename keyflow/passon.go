@@ -64,9 +64,14 @@ func spreadIndex(k keyspace.Key) int {
 }
 
 func hasSpread(groups []Group) bool {
+	return anyKey(groups, func(k keyspace.Key) bool { return spreadIndex(k) >= 0 })
+}
+
+// anyKey reports whether some key of the groups is one that f accepts.
+func anyKey(groups []Group, f func(keyspace.Key) bool) bool {
 	for _, g := range groups {
 		for _, v := range g {
-			if spreadIndex(v.Key) >= 0 {
+			if f(v.Key) {
 				return true
 			}
 		}

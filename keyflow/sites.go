@@ -916,11 +916,9 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, w)
 		return
 	}
-	if hasElems(groups) {
-		if carried, ok := g.carryElems(s, site, groups); ok {
-			site.Carried = carried
-			return
-		}
+	if hasElems(groups) && g.carryElems(s, site, groups) {
+		site.Carried = true
+		return
 	}
 	if len(groups) < 2 || site.keysChecked || g.keysConflict(site, groups) {
 		return

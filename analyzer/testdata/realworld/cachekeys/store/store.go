@@ -1,7 +1,8 @@
 // Package store is a cache layer over Redis and memory behind one
 // interface, after go-eagle/eagle (pkg/cache): MultiGet builds each key
 // from the cache's prefix and the caller's key, into a slice made with make
-// and filled by index, and sends them in one MGET.
+// and filled by index, and sends them in one MGET; MultiSet does the same
+// with the keys of a map, in one MSET.
 package store
 
 import (
@@ -42,6 +43,20 @@ func (c *redisCache) MultiGet(ctx context.Context, keys []string) ([]interface{}
 		cacheKeys[i] = buildKey(c.KeyPrefix, key)
 	}
 	return c.client.MGet(ctx, cacheKeys...).Result()
+}
+
+// MultiSet sends its caller's map keys, each joined to the prefix, in one
+// MSET inside a plain pipeline (the pipeline does not split one command):
+// checked at each caller, of which the module has none.
+func (c *redisCache) MultiSet(ctx context.Context, values map[string]interface{}) error { // want MultiSet:`keyWrapper\(MSET "<key>" each of \$1; MSET "<c.KeyPrefix>:<key>" each of \$1\)`
+	pairs := make([]interface{}, 0, 2*len(values))
+	for key, value := range values {
+		pairs = append(pairs, []byte(buildKey(c.KeyPrefix, key)), value)
+	}
+	pipe := c.client.Pipeline()
+	pipe.MSet(ctx, pairs...)
+	_, err := pipe.Exec(ctx)
+	return err
 }
 
 type memoryCache struct{ m map[string]interface{} }
