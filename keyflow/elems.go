@@ -56,7 +56,7 @@ func (e *evaluator) mapParam(x ast.Expr) string {
 	if !ok {
 		return ""
 	}
-	if _, isMap := v.Type().Underlying().(*types.Map); !isMap || !isParamID(e.params[v]) {
+	if !isMap(v.Type()) || !isParamID(e.params[v]) {
 		return ""
 	}
 	return e.params[v]
@@ -270,9 +270,9 @@ func (g *Engine) elemArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature
 	var elems []elem
 	open := false
 	arg := call.Args[n]
-	_, isMap := sig.Params().At(min(n, sig.Params().Len()-1)).Type().Underlying().(*types.Map)
+	ofMap := isMap(sig.Params().At(min(n, sig.Params().Len()-1)).Type())
 	own := e.spreadParam(arg)
-	if isMap {
+	if ofMap {
 		own = e.mapParam(arg)
 	}
 	switch {
@@ -295,7 +295,7 @@ func (g *Engine) elemArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature
 			many:  true,
 			again: []Value{{keyspace.Unknown(id+"'", name, false), arg.Pos()}},
 		}}
-	case isMap:
+	case ofMap:
 		// The keys of a map literal; any other map's are not seen.
 		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
 		if id, isID := ast.Unparen(arg).(*ast.Ident); isID {

@@ -153,7 +153,7 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 						if i == 1 && n.Tok == token.DEFINE && rangesOverElems(info.TypeOf(n.X)) {
 							d.rng = n.X
 						}
-						if _, isMap := info.TypeOf(n.X).Underlying().(*types.Map); i == 0 && isMap && n.Tok == token.DEFINE {
+						if i == 0 && n.Tok == token.DEFINE && isMap(info.TypeOf(n.X)) {
 							d.keysOf = n.X
 						}
 						e.defs[v] = append(e.defs[v], d)
@@ -307,6 +307,14 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		}
 	}
 	return []Value{e.opaque(x)}
+}
+
+func isMap(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
 }
 
 // rangesOverElems reports whether a range over a value of type t gives
