@@ -92,6 +92,100 @@ func (g *Engine) implementations(fn *types.Func) []*types.Func {
 	return found
 }
 
+// exportInterfaces exports, on each method of the package's exported
+// interfaces, what the implementations the package declares carry to
+// their callers: a KeyWrapper fact whose calls name their type (Impl).
+// An importer finds them there even where its view of the package holds
+// only what the package exports (an unexported redisCache behind
+// NewRedis() Cache is not in the compiler's export data for every
+// reader).
+func (g *Engine) exportInterfaces() {
+	if !g.sends {
+		return
+	}
+	scope := g.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := 0; i < iface.NumExplicitMethods(); i++ {
+			m := iface.ExplicitMethod(i)
+			if !m.Exported() {
+				continue
+			}
+			var calls []WrappedCall
+			for _, impl := range g.implementations(m) {
+				if impl.Pkg() != g.pkg {
+					continue
+				}
+				wrapped, _ := g.wrapperCalls(impl)
+				for _, w := range wrapped {
+					if !w.local {
+						w.Impl = namedOf(impl.Signature().Recv().Type()).Obj().Name()
+						calls = append(calls, w)
+					}
+				}
+			}
+			if len(calls) > 0 {
+				g.facts.ExportObjectFact(m, &KeyWrapper{Calls: calls})
+			}
+		}
+	}
+}
+
+// interfaceCalls returns what a call of the interface method fn sends:
+// what each implementation in sight carries, and for an interface of
+// another package, what its fact says the implementations of that
+// package carry. Only the implementations of the receiver's own
+// interface count, which may embed fn's (a mock's interface embeds the
+// cache's); when several implementations carry commands, those queued on
+// the caller's transaction are left out: the keys of several, each
+// running alone, are not one transaction.
+func (g *Engine) interfaceCalls(call *ast.CallExpr, fn *types.Func) (impls []*types.Func, calls [][]WrappedCall) {
+	iface := g.receiverInterface(call)
+	fits := func(t types.Type) bool {
+		return iface == nil || types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
+	}
+	for _, impl := range g.implementations(fn) {
+		if fn.Pkg() != g.pkg && impl.Pkg() == fn.Pkg() {
+			continue // in the interface's fact
+		}
+		if wrapped, _ := g.wrapperCalls(impl); fits(impl.Signature().Recv().Type()) {
+			impls, calls = append(impls, impl), append(calls, wrapped)
+		}
+	}
+	var f KeyWrapper
+	if fn.Pkg() != g.pkg && g.facts.ImportObjectFact(fn, &f) {
+		byImpl := map[string]int{}
+		for _, w := range f.Calls {
+			tn, _ := fn.Pkg().Scope().Lookup(w.Impl).(*types.TypeName)
+			if iface != nil && (tn == nil || !fits(tn.Type())) {
+				// Not of the receiver's interface, or not in sight to
+				// tell.
+				continue
+			}
+			i, ok := byImpl[w.Impl]
+			if !ok {
+				i = len(impls)
+				byImpl[w.Impl] = i
+				impls, calls = append(impls, fn), append(calls, nil)
+			}
+			calls[i] = append(calls[i], w)
+		}
+	}
+	if len(calls) > 1 {
+		for i := range calls {
+			calls[i] = slices.DeleteFunc(slices.Clone(calls[i]), func(w WrappedCall) bool { return w.On > 0 })
+		}
+	}
+	return impls, calls
+}
+
 // receiverInterface returns the interface that a method call's receiver
 // has as its static type, or nil.
 func (g *Engine) receiverInterface(call *ast.CallExpr) *types.Interface {

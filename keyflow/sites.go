@@ -611,32 +611,18 @@ func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) 
 // keys built from its parameters: its summary here, or a fact from its
 // package.
 func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
-	wrapped, ok := g.wrapperCalls(fn)
-	if !ok {
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 		// A method of a project's interface: what each of its
 		// implementations in sight sends (ifaceimpl.go).
-		impls := g.implementations(fn)
-		if iface := g.receiverInterface(call); iface != nil {
-			// Only the implementations of the receiver's own interface,
-			// which may embed fn's (a mock's interface embeds the cache's).
-			impls = slices.DeleteFunc(slices.Clone(impls), func(m *types.Func) bool {
-				recv := m.Signature().Recv().Type()
-				return !types.Implements(recv, iface) && !types.Implements(types.NewPointer(recv), iface)
-			})
-		}
-		for _, impl := range impls {
-			wrapped, _ := g.wrapperCalls(impl)
-			if len(impls) > 1 {
-				// Commands queued on the caller's transaction belong to
-				// it only when one implementation runs: the keys of
-				// several, each running alone, are not one transaction.
-				wrapped = slices.DeleteFunc(slices.Clone(wrapped), func(w WrappedCall) bool { return w.On > 0 })
-			}
-			g.addWrapped(s, call, impl, wrapped)
+		impls, calls := g.interfaceCalls(call, fn)
+		for i, impl := range impls {
+			g.addWrapped(s, call, impl, calls[i])
 		}
 		return
 	}
-	g.addWrapped(s, call, fn, wrapped)
+	if wrapped, ok := g.wrapperCalls(fn); ok {
+		g.addWrapped(s, call, fn, wrapped)
+	}
 }
 
 // addWrapped adds at a call of fn the commands that fn carries to its

@@ -89,6 +89,9 @@ func (f *KeyWrapper) String() string {
 				break
 			}
 		}
+		if c.Impl != "" {
+			s[i] += " in " + c.Impl
+		}
 	}
 	return "keyWrapper(" + strings.Join(s, "; ") + ")"
 }
@@ -133,6 +136,10 @@ type WrappedCall struct {
 	// KeysChecked is true when the keys were checked in the function,
 	// whatever its callers pass: the callers check only the script.
 	KeysChecked bool
+	// Impl names the type whose method carries the call, in a fact on a
+	// method of an interface: what the interface's implementations in its
+	// package carry (ifaceimpl.go).
+	Impl string
 	// local is true for a call carried to the callers in the package
 	// alone, not in its fact (a command sent on a redis.Cmdable parameter:
 	// txhelper.go).
@@ -566,6 +573,7 @@ func (g *Engine) ExportFacts() {
 			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: calls})
 		}
 	}
+	g.exportInterfaces()
 	g.exportFields()
 	g.exportScripts()
 	for v, init := range g.pkgVars {

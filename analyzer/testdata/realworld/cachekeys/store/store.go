@@ -12,9 +12,11 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Cache is what the services use.
+// Cache is what the services use. Its methods carry, as facts, what the
+// package's implementations send for their callers: the importers see
+// the unexported redisCache only through them.
 type Cache interface {
-	MultiGet(ctx context.Context, keys []string) ([]interface{}, error)
+	MultiGet(ctx context.Context, keys []string) ([]interface{}, error) // want MultiGet:`keyWrapper\(MGET "<key>" each of \$1 in redisCache; MGET "<c.KeyPrefix>:<key>" each of \$1 in redisCache\)`
 }
 
 type redisCache struct {

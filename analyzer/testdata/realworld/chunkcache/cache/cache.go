@@ -14,7 +14,7 @@ import (
 
 // Cache is what the chunk fetcher writes back to.
 type Cache interface {
-	Store(ctx context.Context, keys []string, bufs [][]byte) error
+	Store(ctx context.Context, keys []string, bufs [][]byte) error // want Store:`keyWrapper\(MULTI/EXEC transaction \(through MSet at cache.go:\d+\) "<keys\[i\]>" each of \$1 in RedisCache\)`
 	Fetch(ctx context.Context, keys []string) ([][]byte, error)
 }
 
