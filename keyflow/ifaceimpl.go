@@ -148,6 +148,9 @@ func (g *Engine) exportInterfaces() {
 // running alone, are not one transaction.
 func (g *Engine) interfaceCalls(call *ast.CallExpr, fn *types.Func) (impls []*types.Func, calls [][]WrappedCall) {
 	iface := g.receiverInterface(call)
+	if iface != nil && types.Identical(iface, fn.Signature().Recv().Type().Underlying()) {
+		iface = nil // fn's own interface: every implementation fits
+	}
 	fits := func(t types.Type) bool {
 		return iface == nil || types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
 	}
