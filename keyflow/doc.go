@@ -29,7 +29,9 @@
 //     implements (redis.Cmdable), is carried to the transaction its caller
 //     hands it (txhelper.go); a call of a method of a project's own
 //     interface is a call of each implementation in sight that carries
-//     commands (ifaceimpl.go).
+//     commands, and a method of an exported interface carries, as its own
+//     KeyWrapper fact, what the implementations of its package carry
+//     (ifaceimpl.go).
 //
 // Scripts whose source is known reach other packages too: an exported
 // package-level variable that holds one as a KeyScript fact, an exported

@@ -27,7 +27,11 @@ import (
 // here, its KeyWrapper fact elsewhere). Which one runs is not known, so
 // the call is a call of each: a cache with a Redis and a memory
 // implementation sends what the Redis one sends, and the memory one,
-// which carries nothing, adds nothing.
+// which carries nothing, adds nothing. The package that declares an
+// exported interface puts what its own implementations carry in a fact on
+// each method of the interface, since an importer may not see an
+// unexported implementation (the compiler's export data, as some readers
+// give it, holds only what the exported declarations reach).
 
 // implementations returns the methods, of types of the package or of the
 // packages it imports, that implement the interface method fn and carry
