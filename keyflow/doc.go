@@ -21,13 +21,17 @@
 //     watched ones, then those of every command queued or run in it);
 //   - the colocation verdict over each site's keys (Colocate, the one
 //     cartesian expansion of alternatives), and the commands whose keys
-//     are in doubt only because a parameter is passed on as it is: those
-//     are carried to the callers (Carried, exported as a KeyWrapper fact).
-//     A command sent on a parameter of a pipeline or transaction type, or
-//     of a client interface that a pipeline implements (redis.Cmdable),
-//     is carried to the transaction its caller hands it (txhelper.go); a
-//     call of a method of a project's own interface is a call of its one
-//     implementation in sight (ifaceimpl.go).
+//     are in doubt only because a parameter is passed on as it is, or
+//     because they are built from different elements of a slice parameter
+//     (elems.go): those are carried to the callers (Carried, exported as a
+//     KeyWrapper fact). A command sent on a parameter of a pipeline or
+//     transaction type, or of a client interface that a pipeline
+//     implements (redis.Cmdable), is carried to the transaction its caller
+//     hands it (txhelper.go); a call of a method of a project's own
+//     interface is a call of each implementation in sight that carries
+//     commands, and a method of an exported interface carries, as its own
+//     KeyWrapper fact, what the implementations of its package carry
+//     (ifaceimpl.go).
 //
 // Scripts whose source is known reach other packages too: an exported
 // package-level variable that holds one as a KeyScript fact, an exported

@@ -79,7 +79,7 @@ type Engine struct {
 	fieldOwners map[*types.Var]*types.Struct    // the struct of each field of the package
 	initSets    map[*types.Var]initSet          // package-level variables set once, in an init function
 	registered  map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
-	impls       map[*types.Func]*types.Func     // the implementation of each interface method called
+	impls       map[*types.Func][]*types.Func   // the implementations of each interface method called
 	pipeFuncs   map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
 	implPkgs    []*types.Package                // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;

@@ -75,8 +75,9 @@ type def struct {
 	inLoop bool
 	add    bool // v += rhs
 	// rng is the slice, array or map that a range statement's value
-	// variable takes its values from.
-	rng ast.Expr
+	// variable takes its values from; keysOf the map whose keys its key
+	// variable takes.
+	rng, keysOf ast.Expr
 	// from is the call whose result number res, not the first, the
 	// variable is set to (rhs nil): args in keys, args, err := f().
 	from *ast.CallExpr
@@ -151,6 +152,9 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 						d := def{pos: id.Pos(), inLoop: true}
 						if i == 1 && n.Tok == token.DEFINE && rangesOverElems(info.TypeOf(n.X)) {
 							d.rng = n.X
+						}
+						if i == 0 && n.Tok == token.DEFINE && isMap(info.TypeOf(n.X)) {
+							d.keysOf = n.X
 						}
 						e.defs[v] = append(e.defs[v], d)
 					}
@@ -298,8 +302,19 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		if alts, ok := e.index(x); ok {
 			return alts
 		}
+		if alts, ok := e.paramElem(x); ok {
+			return alts
+		}
 	}
 	return []Value{e.opaque(x)}
+}
+
+func isMap(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
 }
 
 // rangesOverElems reports whether a range over a value of type t gives
@@ -351,6 +366,24 @@ func (e *evaluator) index(x *ast.IndexExpr) ([]Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// paramElem evaluates keys[i] of a slice that is the function's parameter,
+// i a local variable (a loop's index): an element of the callers' slice,
+// another at each value of i.
+func (e *evaluator) paramElem(x *ast.IndexExpr) ([]Value, bool) {
+	p := e.spreadParam(x.X)
+	id, ok := ast.Unparen(x.Index).(*ast.Ident)
+	if p == "" || !ok {
+		return nil, false
+	}
+	iv := e.localVar(id)
+	if iv == nil {
+		return nil, false
+	}
+	e.varying(iv, nil)
+	k := keyspace.Unknown(elemID(p, fmt.Sprintf("%s@%d", iv.Name(), iv.Pos())), exprName(x), e.noBraces(x))
+	return []Value{{k, x.Pos()}}, true
 }
 
 // compositeOf returns the composite literal that a map variable is set to
@@ -440,6 +473,18 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	// variable, or one that is set once from something unknown keeps one
 	// identity: every use in one run sees the same value.
 	self := []Value{{keyspace.Unknown(id, v.Name(), noBraces), v.Pos()}}
+	if all := e.defs[v]; len(all) == 1 {
+		// for _, k := range keys, for k := range m, keys or m the
+		// function's parameter: each of its elements in turn, which its
+		// callers know (elems.go).
+		p := e.mapParam(all[0].keysOf)
+		if all[0].rng != nil {
+			p = e.spreadParam(all[0].rng)
+		}
+		if p != "" {
+			return e.varying(v, []Value{{keyspace.Unknown(elemID(p, id), v.Name(), noBraces), v.Pos()}})
+		}
+	}
 	if len(defs) == 0 || e.busy[v] {
 		return e.varying(v, self)
 	}

@@ -1,10 +1,12 @@
 package keyflow
 
 import (
+	"go/ast"
 	"go/build"
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,15 +23,20 @@ import (
 // A call of a method of such an interface sends what the method of its
 // implementation sends: the engine looks for the named types of the
 // package and of the packages it imports that implement the interface, and
-// when exactly one of them has a method that carries commands to its
-// callers (its summary here, its KeyWrapper fact elsewhere), the call is a
-// call of that method. With none or several such, which one runs is not
-// known, and nothing is said.
+// takes those whose method carries commands to its callers (its summary
+// here, its KeyWrapper fact elsewhere). Which one runs is not known, so
+// the call is a call of each: a cache with a Redis and a memory
+// implementation sends what the Redis one sends, and the memory one,
+// which carries nothing, adds nothing. The package that declares an
+// exported interface puts what its own implementations carry in a fact on
+// each method of the interface, since an importer may not see an
+// unexported implementation (the compiler's export data, as some readers
+// give it, holds only what the exported declarations reach).
 
-// implementation returns the one method, of a type of the package or of
-// a package it imports, that implements the interface method fn and
-// carries commands to its callers; nil otherwise.
-func (g *Engine) implementation(fn *types.Func) *types.Func {
+// implementations returns the methods, of types of the package or of the
+// packages it imports, that implement the interface method fn and carry
+// commands to their callers, in the order of their packages and names.
+func (g *Engine) implementations(fn *types.Func) []*types.Func {
 	sig := fn.Signature()
 	if sig.Recv() == nil || fn.Pkg() == nil || g.IsClientPackage(fn.Pkg()) {
 		return nil
@@ -39,17 +46,15 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 		return nil
 	}
 	if g.impls == nil {
-		g.impls = map[*types.Func]*types.Func{}
+		g.impls = map[*types.Func][]*types.Func{}
 	}
-	if impl, ok := g.impls[fn]; ok {
-		return impl
+	if impls, ok := g.impls[fn]; ok {
+		return impls
 	}
 	g.impls[fn] = nil // guards against recursion
 	if standardPath(fn.Pkg().Path()) {
 		return nil // io.Writer, context.Context: no project's interface
 	}
-	var found *types.Func
-	n := 0
 	if g.implPkgs == nil {
 		g.implPkgs = []*types.Package{g.pkg}
 		for _, pkg := range g.pkg.Imports() {
@@ -58,6 +63,7 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 			}
 		}
 	}
+	var found []*types.Func
 	for _, pkg := range g.implPkgs {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
@@ -78,20 +84,128 @@ func (g *Engine) implementation(fn *types.Func) *types.Func {
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
 			m, ok := obj.(*types.Func)
-			if !ok {
+			if !ok || slices.Contains(found, m) {
 				continue
 			}
 			if calls, ok := g.wrapperCalls(m); ok && len(calls) > 0 {
-				found = m
-				n++
+				found = append(found, m)
 			}
 		}
 	}
-	if n != 1 {
-		found = nil
-	}
 	g.impls[fn] = found
 	return found
+}
+
+// exportInterfaces exports, on each method of the package's exported
+// interfaces, what the implementations the package declares carry to
+// their callers: a KeyWrapper fact whose calls name their type (Impl).
+// An importer finds them there even where its view of the package holds
+// only what the package exports (an unexported redisCache behind
+// NewRedis() Cache is not in the compiler's export data for every
+// reader).
+func (g *Engine) exportInterfaces() {
+	if !g.sends {
+		return
+	}
+	scope := g.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for i := 0; i < iface.NumExplicitMethods(); i++ {
+			m := iface.ExplicitMethod(i)
+			if !m.Exported() {
+				continue
+			}
+			var calls []WrappedCall
+			for _, impl := range g.implementations(m) {
+				if impl.Pkg() != g.pkg {
+					continue
+				}
+				wrapped, _ := g.wrapperCalls(impl)
+				for _, w := range wrapped {
+					if !w.local {
+						w.Impl = namedOf(impl.Signature().Recv().Type()).Obj().Name()
+						calls = append(calls, w)
+					}
+				}
+			}
+			if len(calls) > 0 {
+				g.facts.ExportObjectFact(m, &KeyWrapper{Calls: calls})
+			}
+		}
+	}
+}
+
+// interfaceCalls returns what a call of the interface method fn sends:
+// what each implementation in sight carries, and for an interface of
+// another package, what its fact says the implementations of that
+// package carry. Only the implementations of the receiver's own
+// interface count, which may embed fn's (a mock's interface embeds the
+// cache's); when several implementations carry commands, those queued on
+// the caller's transaction are left out: the keys of several, each
+// running alone, are not one transaction.
+func (g *Engine) interfaceCalls(call *ast.CallExpr, fn *types.Func) (impls []*types.Func, calls [][]WrappedCall) {
+	iface := g.receiverInterface(call)
+	if iface != nil && types.Identical(iface, fn.Signature().Recv().Type().Underlying()) {
+		iface = nil // fn's own interface: every implementation fits
+	}
+	fits := func(t types.Type) bool {
+		return iface == nil || types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
+	}
+	for _, impl := range g.implementations(fn) {
+		if fn.Pkg() != g.pkg && impl.Pkg() == fn.Pkg() {
+			continue // in the interface's fact
+		}
+		if wrapped, _ := g.wrapperCalls(impl); fits(impl.Signature().Recv().Type()) {
+			impls, calls = append(impls, impl), append(calls, wrapped)
+		}
+	}
+	var f KeyWrapper
+	if fn.Pkg() != g.pkg && g.facts.ImportObjectFact(fn, &f) {
+		byImpl := map[string]int{}
+		for _, w := range f.Calls {
+			tn, _ := fn.Pkg().Scope().Lookup(w.Impl).(*types.TypeName)
+			if iface != nil && (tn == nil || !fits(tn.Type())) {
+				// Not of the receiver's interface, or not in sight to
+				// tell.
+				continue
+			}
+			i, ok := byImpl[w.Impl]
+			if !ok {
+				i = len(impls)
+				byImpl[w.Impl] = i
+				impls, calls = append(impls, fn), append(calls, nil)
+			}
+			calls[i] = append(calls[i], w)
+		}
+	}
+	if len(calls) > 1 {
+		for i := range calls {
+			calls[i] = slices.DeleteFunc(slices.Clone(calls[i]), func(w WrappedCall) bool { return w.On > 0 })
+		}
+	}
+	return impls, calls
+}
+
+// receiverInterface returns the interface that a method call's receiver
+// has as its static type, or nil.
+func (g *Engine) receiverInterface(call *ast.CallExpr) *types.Interface {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	t := g.info.TypeOf(sel.X)
+	if t == nil {
+		return nil
+	}
+	iface, _ := t.Underlying().(*types.Interface)
+	return iface
 }
 
 // standardPath reports whether an import path is of the standard library:

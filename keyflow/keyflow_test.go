@@ -442,6 +442,120 @@ func Swap(ctx context.Context, rdb *redis.Client, a, b string) { rdb.Rename(ctx,
 			`f: RENAME (through Swap at dep.go:20) ["a"] ["b"]`,
 		},
 	},
+	{
+		// Origin: go-eagle/eagle (pkg/cache/key.go, BuildCacheKey): a key
+		// returned by a bare return of named results.
+		name: "named-results-bare-return",
+		src: `func buildKey(prefix, key string) (cacheKey string, err error) {
+	if key == "" {
+		return "", fmt.Errorf("empty key")
+	}
+	cacheKey = key
+	if prefix != "" {
+		cacheKey, err = strings.Join([]string{prefix, key}, ":"), nil
+	}
+	return
+}
+
+func f(ctx context.Context, rdb *redis.ClusterClient, id string) {
+	k, _ := buildKey("user", id)
+	rdb.Rename(ctx, k, "user:"+id+":old")
+}`,
+		want: []string{
+			`f: RENAME [""|"<id>"|"user:<id>"] ["user:<id>:old"]`,
+		},
+	},
+	{
+		// The elements of a slice parameter, each built into a key of the
+		// function's own and sent in one command or one transaction:
+		// carried to the callers, who give the elements (a map's keys
+		// too). A command sent at each turn with one element is not a
+		// collection (EachAlone).
+		name: "elements-carried",
+		dep: `package dep
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Cache interface {
+	MultiGet(ctx context.Context, keys []string) error
+}
+
+type RedisCache struct {
+	rdb    *redis.ClusterClient
+	prefix string
+}
+
+func (c *RedisCache) MultiGet(ctx context.Context, keys []string) error {
+	ks := make([]string, len(keys))
+	for i, k := range keys {
+		ks[i] = c.prefix + ":" + k
+	}
+	return c.rdb.MGet(ctx, ks...).Err()
+}
+
+func (c *RedisCache) MultiSet(ctx context.Context, values map[string]string) error {
+	var args []interface{}
+	for k, v := range values {
+		args = append(args, c.prefix+":"+k, v)
+	}
+	return c.rdb.MSet(ctx, args...).Err()
+}
+
+type TxCache struct{ rdb *redis.ClusterClient }
+
+func (c *TxCache) MultiGet(ctx context.Context, keys []string) error {
+	pipe := c.rdb.TxPipeline()
+	for i := range keys {
+		pipe.Get(ctx, keys[i])
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+type MemCache struct{ m map[string]string }
+
+func (c *MemCache) MultiGet(ctx context.Context, keys []string) error { return nil }
+
+func EachAlone(ctx context.Context, rdb *redis.ClusterClient, keys []string) {
+	for _, k := range keys {
+		rdb.Del(ctx, k, k+":meta")
+	}
+}
+`,
+		src: `func f(ctx context.Context, c dep.Cache, rdb *redis.ClusterClient, ids []string) {
+	var keys []string
+	for _, id := range ids {
+		keys = append(keys, "user:"+id)
+	}
+	c.MultiGet(ctx, keys)
+	c.MultiGet(ctx, []string{"{u}:a", "{u}:b"})
+	dep.EachAlone(ctx, rdb, keys)
+	g(ctx, c, keys)
+	r := &dep.RedisCache{}
+	r.MultiSet(ctx, map[string]string{"user:1": "a", "user:2": "b"})
+	r.MultiSet(ctx, map[string]string{"{user}:1": "a", "{user}:2": "b"})
+}
+
+func g(ctx context.Context, c dep.Cache, keys []string) {
+	c.MultiGet(ctx, keys)
+}`,
+		want: []string{
+			`f: MGET (through MultiGet at dep.go:23) ["<c.prefix>:user:<id>"] ["<c.prefix>:user:<id>"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["user:<id>"] ["user:<id>"]`,
+			`f: MGET (through MultiGet at dep.go:23) ["<c.prefix>:{u}:a"] ["<c.prefix>:{u}:b"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["{u}:a"] ["{u}:b"]`,
+			`f: MGET (through MultiGet at dep.go:23) (through g at p.go:34) ["<c.prefix>:user:<id>"] ["<c.prefix>:user:<id>"]`,
+			`f: MULTI/EXEC transaction (through MultiGet at dep.go:37) (through g at p.go:34) ["user:<id>"] ["user:<id>"]`,
+			`f: MSET (through MultiSet at dep.go:31) ["<r.prefix>:user:1"] ["<r.prefix>:user:2"]`,
+			`f: MSET (through MultiSet at dep.go:31) ["<r.prefix>:{user}:1"] ["<r.prefix>:{user}:2"]`,
+			`g: MGET (through MultiGet at dep.go:23) ["<c.prefix>:<k>"] ["<c.prefix>:<k>"] carried`,
+			`g: MULTI/EXEC transaction (through MultiGet at dep.go:37) ["<keys[i]>"] ["<keys[i]>"] carried`,
+		},
+	},
 }
 
 // TestEngine checks the model of each snippet.

@@ -64,9 +64,14 @@ func spreadIndex(k keyspace.Key) int {
 }
 
 func hasSpread(groups []Group) bool {
+	return anyKey(groups, func(k keyspace.Key) bool { return spreadIndex(k) >= 0 })
+}
+
+// anyKey reports whether some key of the groups is one that f accepts.
+func anyKey(groups []Group, f func(keyspace.Key) bool) bool {
 	for _, g := range groups {
 		for _, v := range g {
-			if spreadIndex(v.Key) >= 0 {
+			if f(v.Key) {
 				return true
 			}
 		}
@@ -103,6 +108,12 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 				site.Open = site.Open || open
 				continue
 			}
+		}
+		if n, ok := groupElems(alts); ok {
+			groups, open := g.elemArgs(e, call, sig, n, alts)
+			site.Keys = append(site.Keys, groups...)
+			site.Open = site.Open || open
+			continue
 		}
 		var grp Group
 		for _, k := range alts {

@@ -621,19 +621,23 @@ func (g *Engine) dbArg(call *ast.CallExpr, m *ruleset.Method) (ast.Expr, int64) 
 // keys built from its parameters: its summary here, or a fact from its
 // package.
 func (g *Engine) addWrapperSites(s *Func, call *ast.CallExpr, fn *types.Func) {
-	wrapped, ok := g.wrapperCalls(fn)
-	if !ok {
-		// A method of a project's interface: what its one implementation
-		// in sight sends (ifaceimpl.go).
-		impl := g.implementation(fn)
-		if impl == nil {
-			return
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		// A method of a project's interface: what each of its
+		// implementations in sight sends (ifaceimpl.go).
+		impls, calls := g.interfaceCalls(call, fn)
+		for i, impl := range impls {
+			g.addWrapped(s, call, impl, calls[i])
 		}
-		if wrapped, ok = g.wrapperCalls(impl); !ok {
-			return
-		}
-		fn = impl
+		return
 	}
+	if wrapped, ok := g.wrapperCalls(fn); ok {
+		g.addWrapped(s, call, fn, wrapped)
+	}
+}
+
+// addWrapped adds at a call of fn the commands that fn carries to its
+// callers.
+func (g *Engine) addWrapped(s *Func, call *ast.CallExpr, fn *types.Func, wrapped []WrappedCall) {
 	for _, w := range wrapped {
 		site := &Site{Call: call, Callee: fn, Command: w.Command, Through: true, SplitAlone: w.Split,
 			Name: fmt.Sprintf("%s (through %s at %s)", w.Command, fn.Name(), w.Where)}
@@ -895,6 +899,10 @@ func (g *Engine) verdict(s *Func, site *Site) {
 			}
 		}
 		s.Carried = append(s.Carried, w)
+		return
+	}
+	if hasElems(groups) && g.carryElems(s, site, groups) {
+		site.Carried = true
 		return
 	}
 	if len(groups) < 2 || site.keysChecked || g.keysConflict(site, groups) {

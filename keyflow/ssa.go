@@ -540,7 +540,9 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					if !ok || s.Addr != r {
 						continue
 					}
-					el := sElem{v: s.Val, many: w.l.inLoop(s.Block())}
+					// Stored in a loop, unless in the block that makes
+					// the slice: []string{k} in a loop is one element.
+					el := sElem{v: s.Val, many: w.l.inLoop(s.Block()) && !sameBlock(v, s)}
 					idx := int64(-1)
 					if c, ok := r.Index.(*ssa.Const); ok && c.Value != nil {
 						if i, ok := constInt(c.Value); ok {
@@ -605,6 +607,13 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 	}
 	c.add(out)
 	return c
+}
+
+// sameBlock reports whether an instruction is in the block of the one
+// that makes v.
+func sameBlock(v ssa.Value, ins ssa.Instruction) bool {
+	made, ok := v.(ssa.Instruction)
+	return ok && made.Block() == ins.Block()
 }
 
 // isKeySink reports whether a call hands a slice to a client method or a

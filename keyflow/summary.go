@@ -89,6 +89,15 @@ func (f *KeyWrapper) String() string {
 		if c.Exec {
 			s[i] += " exec"
 		}
+		for _, g := range c.Groups {
+			if n, ok := groupElems(g); ok {
+				s[i] += " each of $" + strconv.Itoa(n)
+				break
+			}
+		}
+		if c.Impl != "" {
+			s[i] += " in " + c.Impl
+		}
 	}
 	return "keyWrapper(" + strings.Join(s, "; ") + ")"
 }
@@ -139,6 +148,10 @@ type WrappedCall struct {
 	// KeysChecked is true when the keys were checked in the function,
 	// whatever its callers pass: the callers check only the script.
 	KeysChecked bool
+	// Impl names the type whose method carries the call, in a fact on a
+	// method of an interface: what the interface's implementations in its
+	// package carry (ifaceimpl.go).
+	Impl string
 	// local is true for a call carried to the callers in the package
 	// alone, not in its fact (a command sent on a redis.Cmdable parameter:
 	// txhelper.go).
@@ -244,9 +257,15 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 		rets = g.clusterReturns(e, rets)
 	}
 	if returnsKey {
+		named := sig.Results().At(0)
 		for _, r := range rets {
-			if len(r.Results) > 0 {
+			switch {
+			case len(r.Results) > 0:
 				s.Results = append(s.Results, e.keys(r.Results[0])...)
+			case named.Name() != "" && named.Name() != "_":
+				// A bare return of named results: what the first holds
+				// there (func f(p, k string) (key string, err error)).
+				s.Results = append(s.Results, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()})...)
 			}
 		}
 		if len(s.Results) > maxAlts || allOpaque(s.Results) {
@@ -413,6 +432,14 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 		switch {
 		case !p.Unknown:
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case isElemID(p.ID):
+			// An element of the callee's slice parameter, not the
+			// caller's: the callee's own unknown (elems.go).
+			p.ID = "elem:" + p.ID
+			if !keep {
+				p.ID = ""
+			}
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case strings.HasPrefix(p.ID, "$"):
 			parts[i] = g.paramValue(e, call, p)
 			if len(parts[i]) == 0 {
@@ -563,6 +590,7 @@ func (g *Engine) ExportFacts() {
 			g.facts.ExportObjectFact(fn, &KeyWrapper{Calls: calls})
 		}
 	}
+	g.exportInterfaces()
 	g.exportFields()
 	g.exportScripts()
 	g.exportPipeFuncs()
