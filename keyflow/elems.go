@@ -48,18 +48,10 @@ import (
 // mapParam returns "$N" when x is a parameter of the function that is a
 // map: its keys are its callers'.
 func (e *evaluator) mapParam(x ast.Expr) string {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return ""
+	if v, p := e.paramOf(x); v != nil && isMap(v.Type()) {
+		return p
 	}
-	v, ok := e.g.info.Uses[id].(*types.Var)
-	if !ok {
-		return ""
-	}
-	if !isMap(v.Type()) || !isParamID(e.params[v]) {
-		return ""
-	}
-	return e.params[v]
+	return ""
 }
 
 // elemID is the identity of an element of the slice parameter p, one per

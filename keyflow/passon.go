@@ -29,22 +29,28 @@ import (
 // spreadParam returns "$N" when x is a parameter of the function that
 // holds a list of keys, passed on whole.
 func (e *evaluator) spreadParam(x ast.Expr) string {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return ""
-	}
-	v, ok := e.g.info.Uses[id].(*types.Var)
-	if !ok {
-		return ""
-	}
-	p, ok := e.params[v]
-	if !ok || p == "$recv" {
+	v, p := e.paramOf(x)
+	if v == nil {
 		return ""
 	}
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return ""
 	}
 	return p
+}
+
+// paramOf returns the parameter of the function that x names, the
+// receiver aside, and its identity "$N"; nil otherwise.
+func (e *evaluator) paramOf(x ast.Expr) (*types.Var, string) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, ""
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok || !isParamID(e.params[v]) {
+		return nil, ""
+	}
+	return v, e.params[v]
 }
 
 // spreadIndex returns N of a "$N..." key, or -1.
