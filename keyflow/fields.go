@@ -171,7 +171,7 @@ func (g *Engine) fieldOwner(v *types.Var) *types.Struct {
 // identity stays one.
 func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 	var out keyspace.Key
-	for _, p := range k.Parts {
+	for i, p := range k.Parts {
 		if p.Unknown {
 			switch {
 			case strings.HasPrefix(p.ID, "$recv."):
@@ -182,6 +182,11 @@ func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 				// A value of the writer's own (a variable it sets): one
 				// object's field holds one of them, read as often as it is.
 				p.ID = objMark + "." + writer + ":" + p.ID
+			default:
+				// A value with no identity (what a call such as
+				// uuid.New().String() returns): the field holds the one
+				// it was given, the same at each read of one object.
+				p.ID = objMark + "." + writer + ":#" + strconv.Itoa(i)
 			}
 		}
 		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})

@@ -11,6 +11,8 @@ package fieldwriters
 
 import (
 	"context"
+	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -53,4 +55,27 @@ func (r *scoped) ClearFixed(ctx context.Context, d string) error {
 	pipe.Del(ctx, r.hashKeyFixed(d))
 	_, err := pipe.Exec(ctx)
 	return err
+}
+
+// Origin: libi/dcron (driver/redisdriver.go): a node's key, a prefix and a
+// fresh uuid.New().String(), set once in Init and read twice in one DEL.
+// The field holds the one value it was given: both arguments are one key.
+type node struct {
+	c      *redis.Client
+	nodeID string
+}
+
+func newID(service string) string { return "distributed-cron:" + service + ":" + freshID() }
+
+func freshID() string { return strconv.FormatInt(time.Now().UnixNano(), 36) }
+
+func (n *node) Init(service string) { n.nodeID = newID(service) }
+
+func (n *node) stop(ctx context.Context) error {
+	return n.c.Del(ctx, n.nodeID, n.nodeID).Err()
+}
+
+// The bad form: two nodes' keys, two values.
+func (n *node) stopBoth(ctx context.Context, other *node) error {
+	return n.c.Del(ctx, n.nodeID, other.nodeID).Err() // want `DEL keys built as "distributed-cron:<service>:<.*>" from different values may hash to different slots`
 }
