@@ -65,6 +65,8 @@ import (
 //	  pipeexec     a MULTI/EXEC pipeline sent by several Execs, in the
 //	               function and in helpers of another package handed
 //	               the pipeline that package's NewTxPipeline makes
+//	  replaced     keys made from templates whose placeholders
+//	               strings.Replace fills, one after the other
 //	  txfunc       a project's transaction methods that run the caller's
 //	               function in TxPipelined, on a TxPipeline they make, or
 //	               in a Watch of the caller's keys

@@ -59,8 +59,12 @@ type evaluator struct {
 	defs map[*types.Var][]def
 	// appends holds what is appended to each local slice variable.
 	appends map[*types.Var][]appendDef
-	// busy guards against cycles through variables (x = x + "a").
-	busy map[*types.Var]bool
+	// busy guards against cycles through variables (x = x + "a"), and
+	// busyFrom is the assignment of a local variable being followed: a use
+	// in it that only earlier assignments reach is no cycle (k := tmpl;
+	// k = strings.Replace(k, ...)).
+	busy     map[*types.Var]bool
+	busyFrom map[*types.Var]token.Pos
 	// loopIDs are the identities of variables set inside loops.
 	loopIDs map[string]bool
 	// paths caches the nodes that enclose a position (pathTo); hasGoto is
@@ -91,13 +95,14 @@ type appendDef struct {
 
 func newEvaluator(g *Engine, decl *ast.FuncDecl) *evaluator {
 	e := &evaluator{
-		g:       g,
-		decl:    decl,
-		params:  map[*types.Var]string{},
-		defs:    map[*types.Var][]def{},
-		appends: map[*types.Var][]appendDef{},
-		busy:    map[*types.Var]bool{},
-		loopIDs: map[string]bool{},
+		g:        g,
+		decl:     decl,
+		params:   map[*types.Var]string{},
+		defs:     map[*types.Var][]def{},
+		appends:  map[*types.Var][]appendDef{},
+		busy:     map[*types.Var]bool{},
+		busyFrom: map[*types.Var]token.Pos{},
+		loopIDs:  map[string]bool{},
 	}
 	if decl == nil {
 		return e
@@ -464,6 +469,22 @@ func (e *evaluator) ident(id *ast.Ident) []Value {
 	return []Value{e.opaque(id)}
 }
 
+// before reports whether the assignments defs of v, which reach a use
+// while v is being followed, all come before those being followed, outside
+// loops: the use sees an earlier value, not the one being built.
+func (e *evaluator) before(v *types.Var, defs []def) bool {
+	from, ok := e.busyFrom[v]
+	if !ok {
+		return false
+	}
+	for _, d := range defs {
+		if d.inLoop || d.pos >= from {
+			return false
+		}
+	}
+	return true
+}
+
 // local evaluates a local variable from its assignments.
 func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 	id := fmt.Sprintf("%s@%d", v.Name(), v.Pos())
@@ -485,13 +506,22 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			return e.varying(v, []Value{{keyspace.Unknown(elemID(p, id), v.Name(), noBraces), v.Pos()}})
 		}
 	}
-	if len(defs) == 0 || e.busy[v] {
+	if len(defs) == 0 || e.busy[v] && !e.before(v, defs) {
 		return e.varying(v, self)
 	}
 	var out []Value
+	wasBusy, wasFrom := e.busy[v], e.busyFrom[v]
 	e.busy[v] = true
-	defer delete(e.busy, v)
+	defer func() {
+		if wasBusy {
+			e.busy[v], e.busyFrom[v] = true, wasFrom
+		} else {
+			delete(e.busy, v)
+			delete(e.busyFrom, v)
+		}
+	}()
 	for _, d := range defs {
+		e.busyFrom[v] = d.pos
 		switch {
 		case d.rng != nil:
 			// for _, k := range []string{a, b}: each element in turn.
@@ -702,6 +732,10 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 				return alts
 			}
 		}
+	case "strings.Replace", "strings.ReplaceAll":
+		if alts, ok := e.replace(call); ok {
+			return alts
+		}
 	case "strconv.Itoa":
 		return e.derived(call, "strconv/10", same, true)
 	case "strconv.FormatInt", "strconv.FormatUint":
@@ -722,6 +756,74 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 		return alts
 	}
 	return []Value{e.opaque(call)}
+}
+
+// replace follows strings.Replace and ReplaceAll of a constant old text
+// in the literal parts of a key: a template whose placeholders a name
+// fills, strings.Replace("rmq::queue::[{queue}]::ready", "{queue}", name,
+// 1). The unknown parts are taken not to hold the text: a placeholder is
+// the template's, not a name's.
+func (e *evaluator) replace(call *ast.CallExpr) ([]Value, bool) {
+	if len(call.Args) < 3 {
+		return nil, false
+	}
+	tv := e.g.info.Types[call.Args[1]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil, false
+	}
+	old := constant.StringVal(tv.Value)
+	if old == "" {
+		return nil, false
+	}
+	n := -1
+	if len(call.Args) == 4 {
+		c := e.g.info.Types[call.Args[3]]
+		if c.Value == nil {
+			return nil, false
+		}
+		v, ok := constant.Int64Val(c.Value)
+		if !ok {
+			return nil, false
+		}
+		n = int(v)
+	}
+	var out []Value
+	for _, s := range e.keys(call.Args[0]) {
+		for _, nw := range e.keys(call.Args[2]) {
+			out = append(out, Value{replaceIn(s.Key, old, nw.Key, n), call.Pos()})
+			if len(out) > maxAlts {
+				return nil, false
+			}
+		}
+	}
+	return out, len(out) > 0
+}
+
+// replaceIn replaces the first n (all, n < 0) matches of old in the
+// literal parts of k with nw.
+func replaceIn(k keyspace.Key, old string, nw keyspace.Key, n int) keyspace.Key {
+	var out keyspace.Key
+	for _, p := range k.Parts {
+		if p.Unknown {
+			out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})
+			continue
+		}
+		text := p.Lit
+		for n != 0 {
+			i := strings.Index(text, old)
+			if i < 0 {
+				break
+			}
+			out = keyspace.Concat(out, keyspace.Lit(text[:i]))
+			out = keyspace.Concat(out, nw)
+			text = text[i+len(old):]
+			if n > 0 {
+				n--
+			}
+		}
+		out = keyspace.Concat(out, keyspace.Lit(text))
+	}
+	return out
 }
 
 // derived is f(x) for a function of x alone: the text f gives when x is

@@ -86,6 +86,16 @@ var engineCases = []engineCase{
 		want: []string{`f: RENAME ["tmp:user:<uid>:cache"] ["user:<uid>:cache"]`},
 	},
 	{
+		// After adjust/rmq's newQueue: placeholders filled in turn.
+		name: "strings-replace-in-turn",
+		src: `func f(ctx context.Context, rdb *redis.Client, name, conn string) {
+	k := strings.Replace("a::{connection}::[{queue}]::u", "{connection}", conn, 1)
+	k = strings.Replace(k, "{queue}", name, 1)
+	rdb.RPopLPush(ctx, strings.ReplaceAll("q::{queue}::{queue}", "{queue}", name), k)
+}`,
+		want: []string{`f: RPOPLPUSH ["q::<name>::<name>"] ["a::<conn>::[<name>]::u"]`},
+	},
+	{
 		name: "branches-give-alternatives",
 		src: `func f(ctx context.Context, rdb *redis.Client, hot bool) {
 	k := "cold:{x}"

@@ -37,6 +37,9 @@ func (e *evaluator) reaching(v *types.Var, defs []def, pos token.Pos) []def {
 	}
 	var out []def
 	for _, d := range defs {
+		if d.rhs != nil && !d.inLoop && d.rhs.Pos() <= pos && pos < d.rhs.End() {
+			continue // k = f(k): the assignment comes after its right side
+		}
 		if d.rhs == nil || d.rng != nil || e.reaches(v, d.pos, pos) {
 			out = append(out, d)
 		}
@@ -352,7 +355,7 @@ func (e *evaluator) assigns(v *types.Var, s ast.Stmt) bool {
 				hit = true
 			}
 		}
-		return hit && !e.mentions(s.Rhs, v)
+		return hit
 	case *ast.BlockStmt:
 		return e.listAssigns(v, s.List)
 	case *ast.LabeledStmt:
