@@ -129,8 +129,8 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 	if len(decl.Body.List) == 1 {
 		if ret, ok := decl.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
 			if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok {
-				if _, m := g.Resolve(call); m != nil && (m.Kind == ruleset.KindTxPipeline || m.Kind == ruleset.KindPipeline) {
-					return PipeFunc{Kind: string(m.Kind), Fn: -1}
+				if k := g.madePipeline(call); k != "" {
+					return PipeFunc{Kind: string(k), Fn: -1}
 				}
 			}
 		}
@@ -164,10 +164,10 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 		case *ast.AssignStmt:
 			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
 				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
-					if _, m := g.Resolve(call); m != nil && (m.Kind == ruleset.KindTxPipeline || m.Kind == ruleset.KindPipeline) {
+					if k := g.madePipeline(call); k != "" {
 						if id, ok := n.Lhs[0].(*ast.Ident); ok {
 							if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
-								made[v] = m.Kind
+								made[v] = k
 							}
 						}
 					}
@@ -208,6 +208,15 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 		return true
 	})
 	return found
+}
+
+// madePipeline returns the kind of the pipeline a call makes
+// (tx-pipeline or pipeline), or "".
+func (g *Engine) madePipeline(call *ast.CallExpr) ruleset.MethodKind {
+	if _, m := g.Resolve(call); m != nil && (m.Kind == ruleset.KindTxPipeline || m.Kind == ruleset.KindPipeline) {
+		return m.Kind
+	}
+	return ""
 }
 
 // keyParams returns the selectors of fn's parameters that give the keys

@@ -183,22 +183,14 @@ names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
-	if [ "$a" = heldout2 ]; then
-		for entry in "${heldout2[@]}"; do picked+=("${entry%%|*}"); done
+	case "$a" in
+	heldout[2-5])
+		declare -n batch=$a
+		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
+		unset -n batch
 		continue
-	fi
-	if [ "$a" = heldout3 ]; then
-		for entry in "${heldout3[@]}"; do picked+=("${entry%%|*}"); done
-		continue
-	fi
-	if [ "$a" = heldout4 ]; then
-		for entry in "${heldout4[@]}"; do picked+=("${entry%%|*}"); done
-		continue
-	fi
-	if [ "$a" = heldout5 ]; then
-		for entry in "${heldout5[@]}"; do picked+=("${entry%%|*}"); done
-		continue
-	fi
+		;;
+	esac
 	if [[ "$names" != *" $a "* ]]; then
 		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout5 for the held-out batches)" >&2
 		exit 2
