@@ -70,6 +70,11 @@ import (
 //	  txfunc       a project's transaction methods that run the caller's
 //	               function in TxPipelined, on a TxPipeline they make, or
 //	               in a Watch of the caller's keys
+//	  keycounts    redigo scripts whose key count depends on a collection
+//	               (NewScript(len(names)+1, src)), run with an
+//	               []interface{} of fixed keys, keys a loop appends and
+//	               ARGV; a script that pushes to a key built from ARGV
+//	               only where it equals an element of KEYS
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -2,7 +2,6 @@ package keyflow
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -310,57 +309,193 @@ func (s *Func) RawWatch(site *Site) (watch *Site, inMulti bool) {
 
 // keyCountKeys selects the keys of a redigo script call, Script.Do(conn,
 // keysAndArgs...): the first K elements of the variadic parameter, K the
-// key count that the receiver script was made with. open is true when K
-// is not known or the arguments are a slice.
+// key count that the receiver script was made with. open is true when
+// the keys are not all seen.
 func (g *Engine) keyCountKeys(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (groups []Group, open bool) {
-	k, ok := g.scriptKeyCount(e, receiver(call))
-	if !ok || call.Ellipsis.IsValid() {
-		return nil, true
-	}
-	for i := sel.Param; i < sel.Param+k; i++ {
-		if i >= len(call.Args) {
-			return groups, true
+	keys, _, ok := g.keyCountSplit(e, call, sel)
+	for _, el := range keys {
+		groups = append(groups, el.alts)
+		if el.many {
+			groups = append(groups, e.again(el))
 		}
-		groups = append(groups, e.keys(call.Args[i]))
 	}
-	return groups, false
+	return groups, !ok
 }
 
+// keyCountSplit splits the arguments of a redigo script call into its
+// keys and its ARGV, by the key count the receiver script was made with.
+// The arguments are the call's own, or a slice spread into it: one made
+// of a few elements, the elements a loop appends for each of a
+// collection, and a few more, as in
+//
+//	script := redis.NewScript(len(jobNames)+1, src)
+//	args := []interface{}{deadKey}
+//	for _, name := range jobNames {
+//		args = append(args, queuePrefix+name)
+//	}
+//	args = append(args, now)
+//	script.Do(conn, args...)
+//
+// A count of the form fixed + per*len(...) takes the fixed elements
+// before the loop and the per elements the loop appends. false when the
+// split is not known; keys are then those seen, when there are fewer
+// arguments than keys.
+func (g *Engine) keyCountSplit(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (keys, args []elem, ok bool) {
+	k, ok := g.scriptKeyCount(e, receiver(call))
+	if !ok || sel.Param >= len(call.Args) && !call.Ellipsis.IsValid() {
+		return nil, nil, ok && k.per == 0 && k.fixed == 0
+	}
+	var all []elem
+	if call.Ellipsis.IsValid() {
+		if len(call.Args) != sel.Param+1 {
+			return nil, nil, false
+		}
+		sl := g.keySlice(e, call, call.Args[sel.Param])
+		if sl.open {
+			return nil, nil, false
+		}
+		all = sl.elems
+	} else {
+		for _, a := range call.Args[sel.Param:] {
+			all = append(all, elem{alts: e.keys(a)})
+		}
+	}
+	n := k.fixed
+	if k.per > 0 {
+		// fixed elements, then exactly per elements that stand for many.
+		if n > len(all) || hasMany(all[:n]) {
+			return nil, nil, false
+		}
+		m := n
+		for m < len(all) && all[m].many {
+			m++
+		}
+		if m-n != k.per || hasMany(all[m:]) {
+			return nil, nil, false
+		}
+		n = m
+	}
+	if n > len(all) {
+		return all, nil, false // fewer arguments than keys: those seen
+	}
+	if hasMany(all[:n]) && k.per == 0 {
+		return nil, nil, false
+	}
+	return all[:n], all[n:], true
+}
+
+// A keyCount is the number of keys a redigo script is made with: fixed,
+// plus per for each element of a collection (NewScript(len(names)*2+1,
+// src) is fixed 1, per 2).
+type keyCount struct{ fixed, per int }
+
 // scriptKeyCount returns the key count of the script that x holds: the
-// integer constant argument of the new-script call that made it.
-func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (int, bool) {
+// count argument of the new-script call that made it, found through
+// variables set once and fields set to one count everywhere.
+func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 	for depth := 0; depth < maxChain && x != nil; depth++ {
 		switch xx := ast.Unparen(x).(type) {
 		case *ast.Ident:
 			v, ok := g.info.ObjectOf(xx).(*types.Var)
 			if !ok {
-				return 0, false
+				return keyCount{}, false
 			}
 			if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
 				x, e = init, g.pkgEval
 			} else {
 				x = e.setOnce(xx)
 			}
+		case *ast.SelectorExpr:
+			return g.fieldKeyCount(xx)
 		case *ast.CallExpr:
 			_, m := g.Resolve(xx)
 			if m == nil || m.Kind != ruleset.KindNewScript {
-				return 0, false
+				return keyCount{}, false
 			}
 			for i, a := range xx.Args {
-				if i == m.Script {
-					continue
-				}
-				if tv := g.info.Types[a]; tv.Value != nil && tv.Value.Kind() == constant.Int {
-					n, ok := constInt(tv.Value)
-					return int(n), ok && n >= 0
+				if i != m.Script {
+					return e.keyCount(a, 0)
 				}
 			}
-			return 0, false
+			return keyCount{}, false
 		default:
-			return 0, false
+			return keyCount{}, false
 		}
 	}
-	return 0, false
+	return keyCount{}, false
+}
+
+// fieldKeyCount returns the key count of the scripts a field is set to,
+// when every write of the field gives the same one.
+func (g *Engine) fieldKeyCount(x *ast.SelectorExpr) (keyCount, bool) {
+	s, ok := g.info.Selections[x]
+	if !ok || s.Kind() != types.FieldVal {
+		return keyCount{}, false
+	}
+	v, _ := s.Obj().(*types.Var)
+	writes, bad := g.fieldWrites()
+	if bad[v] || len(writes[v]) == 0 {
+		return keyCount{}, false
+	}
+	var k keyCount
+	for i, w := range writes[v] {
+		if _, isSel := ast.Unparen(w.value).(*ast.SelectorExpr); isSel {
+			return keyCount{}, false // one field set from another
+		}
+		kw, ok := g.scriptKeyCount(g.writerEval(w.decl), w.value)
+		if !ok || i > 0 && kw != k {
+			return keyCount{}, false
+		}
+		k = kw
+	}
+	return k, true
+}
+
+// keyCount evaluates a script's key count: an integer constant, len(x),
+// and their sums, differences and products by constants, through local
+// variables set once.
+func (e *evaluator) keyCount(x ast.Expr, depth int) (keyCount, bool) {
+	info := e.g.info
+	x = ast.Unparen(x)
+	if tv := info.Types[x]; tv.Value != nil {
+		n, ok := constInt(tv.Value)
+		return keyCount{fixed: int(n)}, ok && n >= 0
+	}
+	if depth > maxChain {
+		return keyCount{}, false
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		if isBuiltin(info, x.Fun, "len") {
+			return keyCount{per: 1}, true
+		}
+	case *ast.Ident:
+		if rhs := e.setOnce(x); rhs != nil {
+			return e.keyCount(rhs, depth+1)
+		}
+	case *ast.BinaryExpr:
+		l, okl := e.keyCount(x.X, depth+1)
+		r, okr := e.keyCount(x.Y, depth+1)
+		if !okl || !okr {
+			return keyCount{}, false
+		}
+		switch x.Op {
+		case token.ADD:
+			return keyCount{l.fixed + r.fixed, l.per + r.per}, true
+		case token.SUB:
+			if r.per == 0 && l.fixed >= r.fixed {
+				return keyCount{l.fixed - r.fixed, l.per}, true
+			}
+		case token.MUL:
+			if l.per == 0 {
+				l, r = r, l
+			}
+			if r.per == 0 {
+				return keyCount{l.fixed * r.fixed, l.per * r.fixed}, true
+			}
+		}
+	}
+	return keyCount{}, false
 }
 
 // keyCountScript fixes the run of a redigo script call: its ARGV are the
@@ -375,13 +510,13 @@ func (g *Engine) keyCountScript(e *evaluator, call *ast.CallExpr, m *ruleset.Met
 			run.Cluster = g.clusterCapable(a)
 		}
 	}
-	k, ok := g.scriptKeyCount(e, receiver(call))
 	run.Args, run.ArgsOpen = nil, true
-	if !ok || call.Ellipsis.IsValid() {
+	_, args, ok := g.keyCountSplit(e, call, sel)
+	if !ok || hasMany(args) {
 		return
 	}
-	for i := sel.Param + k; i < len(call.Args); i++ {
-		run.Args = append(run.Args, e.keys(call.Args[i]))
+	for _, el := range args {
+		run.Args = append(run.Args, el.alts)
 	}
 	run.ArgsOpen = false
 }

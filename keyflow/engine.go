@@ -76,12 +76,17 @@ type Engine struct {
 	fields      map[*types.Var][]fieldWrite
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
-	fieldOwners map[*types.Var]*types.Struct    // the struct of each field of the package
-	initSets    map[*types.Var]initSet          // package-level variables set once, in an init function
-	registered  map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
-	impls       map[*types.Func][]*types.Func   // the implementations of each interface method called
-	pipeFuncs   map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
-	implPkgs    []*types.Package                // the packages whose types may implement them
+	// allFieldWrites are the writes of every field, of any type, in the
+	// package's code, and badFieldWrites the fields also written in ways
+	// not followed; nil until fieldWrites scans the package.
+	allFieldWrites map[*types.Var][]fieldWrite
+	badFieldWrites map[*types.Var]bool
+	fieldOwners    map[*types.Var]*types.Struct    // the struct of each field of the package
+	initSets       map[*types.Var]initSet          // package-level variables set once, in an init function
+	registered     map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
+	impls          map[*types.Func][]*types.Func   // the implementations of each interface method called
+	pipeFuncs      map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
+	implPkgs       []*types.Package                // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

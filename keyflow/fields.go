@@ -2,6 +2,7 @@ package keyflow
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -217,14 +218,39 @@ func (g *Engine) collectFieldWrites() {
 	g.fields = map[*types.Var][]fieldWrite{}
 	g.fieldVals = map[*types.Var][]keyspace.Key{}
 	g.writerEvals = map[*ast.FuncDecl]*evaluator{}
-	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
-		v, ok := obj.(*types.Var)
-		if !ok || !v.IsField() || v.Pkg() != g.pkg || !isStringType(v.Type()) {
-			return
+	all, bad := g.fieldWrites()
+	for v, ws := range all {
+		if v.Pkg() == g.pkg && isStringType(v.Type()) && !bad[v] {
+			g.fields[v] = ws
 		}
-		g.fields[v] = append(g.fields[v], fieldWrite{decl, value})
 	}
-	bad := map[*types.Var]bool{}
+}
+
+// fieldWrites finds every write of a field in the package's code, of any
+// type and any package's struct: the values of composite literals'
+// fields and of assignments x.f = v. bad marks the fields written in ways
+// not followed: x.f, y = f(), x.f += v, &x.f.
+func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*types.Var]bool) {
+	if g.allFieldWrites != nil {
+		return g.allFieldWrites, g.badFieldWrites
+	}
+	writes, bad = map[*types.Var][]fieldWrite{}, map[*types.Var]bool{}
+	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
+		if v, ok := obj.(*types.Var); ok && v.IsField() {
+			writes[v] = append(writes[v], fieldWrite{decl, value})
+		}
+	}
+	fieldOf := func(x ast.Expr) *types.Var {
+		sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			v, _ := s.Obj().(*types.Var)
+			return v
+		}
+		return nil
+	}
 	for _, f := range g.files {
 		for _, d := range f.Decls {
 			decl, _ := d.(*ast.FuncDecl)
@@ -240,37 +266,27 @@ func (g *Engine) collectFieldWrites() {
 					}
 				case *ast.AssignStmt:
 					for i, lhs := range n.Lhs {
-						sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-						if !ok {
-							continue
-						}
-						s, ok := g.info.Selections[sel]
-						if !ok || s.Kind() != types.FieldVal {
-							continue
-						}
-						v, _ := s.Obj().(*types.Var)
-						if len(n.Lhs) != len(n.Rhs) || n.Tok.String() != "=" {
+						v := fieldOf(lhs)
+						switch {
+						case v == nil:
+						case len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN:
 							bad[v] = true
-							continue
+						default:
+							add(v, decl, n.Rhs[i])
 						}
-						add(v, decl, n.Rhs[i])
 					}
 				case *ast.UnaryExpr:
 					// &x.f lets anything change the field.
-					if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op.String() == "&" {
-						if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-							v, _ := s.Obj().(*types.Var)
-							bad[v] = true
-						}
+					if v := fieldOf(n.X); v != nil && n.Op == token.AND {
+						bad[v] = true
 					}
 				}
 				return true
 			})
 		}
 	}
-	for v := range bad {
-		delete(g.fields, v)
-	}
+	g.allFieldWrites, g.badFieldWrites = writes, bad
+	return writes, bad
 }
 
 // fieldValues returns the keys of a field read through base, the identity

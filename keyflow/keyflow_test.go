@@ -96,6 +96,20 @@ var engineCases = []engineCase{
 		want: []string{`f: RPOPLPUSH ["q::<name>::<name>"] ["a::<conn>::[<name>]::u"]`},
 	},
 	{
+		// After gocraft/work's RetryAllDeadJobs: an append after the loop
+		// keeps what the loop appended.
+		name: "append-after-loop-keeps-loop",
+		src: `func f(ctx context.Context, rdb *redis.Client, ids []string) {
+	keys := []string{"dead"}
+	for _, id := range ids {
+		keys = append(keys, "jobs:"+id)
+	}
+	keys = append(keys, "last")
+	rdb.MGet(ctx, keys...)
+}`,
+		want: []string{`f: MGET ["dead"] ["jobs:<id>"] ["jobs:<id>"] ["last"]`},
+	},
+	{
 		name: "branches-give-alternatives",
 		src: `func f(ctx context.Context, rdb *redis.Client, hot bool) {
 	k := "cold:{x}"

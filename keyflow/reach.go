@@ -156,6 +156,20 @@ func (e *evaluator) reaches(v *types.Var, def, use token.Pos) bool {
 	return !e.assignsBefore(v, list[j], use)
 }
 
+// selfAppend reports whether s is v = append(v, ...), which keeps what v
+// held and adds to it.
+func (e *evaluator) selfAppend(v *types.Var, s *ast.AssignStmt) bool {
+	if len(s.Lhs) != 1 || len(s.Rhs) != 1 {
+		return false
+	}
+	call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+	if !ok || !isBuiltin(e.g.info, call.Fun, "append") || len(call.Args) == 0 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	return ok && e.g.info.ObjectOf(id) == v
+}
+
 // stmtList returns the statements of a block or a clause.
 func stmtList(n ast.Node) ([]ast.Stmt, bool) {
 	switch n := n.(type) {
@@ -355,7 +369,7 @@ func (e *evaluator) assigns(v *types.Var, s ast.Stmt) bool {
 				hit = true
 			}
 		}
-		return hit
+		return hit && !e.selfAppend(v, s)
 	case *ast.BlockStmt:
 		return e.listAssigns(v, s.List)
 	case *ast.LabeledStmt:

@@ -232,11 +232,7 @@ func (g *Engine) scriptFields() map[*types.Var]ScriptRef {
 	}
 	fields := map[*types.Var]ScriptRef{}
 	conflict := map[*types.Var]bool{}
-	set := func(field types.Object, value ast.Expr) {
-		v, ok := field.(*types.Var)
-		if !ok || !v.IsField() {
-			return
-		}
+	set := func(v *types.Var, value ast.Expr) {
 		ref, ok := g.scriptOf(g.pkgEval, value, v.Name())
 		if prev, seen := fields[v]; !ok || seen && prev.Src != ref.Src {
 			conflict[v] = true
@@ -245,32 +241,11 @@ func (g *Engine) scriptFields() map[*types.Var]ScriptRef {
 		fields[v] = ref
 	}
 	g.scripts.fields = fields // guards against recursion through a field
-	for _, f := range g.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CompositeLit:
-				for _, el := range n.Elts {
-					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						if id, ok := kv.Key.(*ast.Ident); ok {
-							if obj := g.info.ObjectOf(id); obj != nil {
-								set(obj, kv.Value)
-							}
-						}
-					}
-				}
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					for i, lhs := range n.Lhs {
-						if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-							if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-								set(s.Obj(), n.Rhs[i])
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
+	writes, _ := g.fieldWrites()
+	for v, ws := range writes {
+		for _, w := range ws {
+			set(v, w.value)
+		}
 	}
 	for v := range conflict {
 		delete(fields, v)

@@ -1202,11 +1202,13 @@ func formatValue(f vset, args vset2, tail *spread) vset {
 // refine narrows the state to the paths where the condition cond has the
 // given truth, by what the condition says of the variables it tests: where
 // v ~= "x" (or "x" ~= v, or not (v == "x")) holds, v is not the string "x";
-// where v, or v ~= nil, holds, v is not nil; a conjunction that holds holds
+// where v, or v ~= nil, holds, v is not nil; where v == k holds, k a
+// variable that holds elements of KEYS only, v is one of them; a conjunction that holds holds
 // in each of its operands, a disjunction that fails fails in each. A
 // branch where a variable is left with no value is one no path reaches.
-// Only variables are narrowed, and only by removing constants they may
-// hold, so the state stays a superset of what the script can see there.
+// Only variables are narrowed, by removing constants they may hold or by
+// the KEYS elements they are equal to, so the state stays a superset of
+// what the script can see there.
 func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 	if st.dead {
 		return
@@ -1232,6 +1234,10 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 			}
 			return
 		}
+		if e.Operator == "==" && truth || e.Operator == "~=" && !truth {
+			a.equalKey(e.Lhs, e.Rhs, sc, st)
+			a.equalKey(e.Rhs, e.Lhs, sc, st)
+		}
 		if e.Operator != "==" && e.Operator != "~=" || (e.Operator == "~=") != truth {
 			return
 		}
@@ -1246,6 +1252,39 @@ func (a *analyzer) refine(cond ast.Expr, truth bool, sc *scope, st *state) {
 			}
 		}
 	}
+}
+
+// equalKey narrows the variable x names to the elements of KEYS that y
+// holds, where x == y: a key built from ARGV (queue = ARGV[1] .. name) is
+// declared where it equals the loop variable of a for over KEYS.
+func (a *analyzer) equalKey(x, y ast.Expr, sc *scope, st *state) {
+	id, ok := x.(*ast.IdentExpr)
+	other, isID := y.(*ast.IdentExpr)
+	if !ok || !isID {
+		return
+	}
+	v, w := a.lookup(sc, id.Value), a.lookup(sc, other.Value)
+	if v == nil || w == nil {
+		return
+	}
+	keys, ok := st.vars[w]
+	if _, set := st.vars[v]; !ok || !set || len(keys) == 0 {
+		return
+	}
+	var out vset
+	for _, k := range keys {
+		switch k.kind {
+		case kKey:
+			out = append(out, k)
+		case kNil:
+		default:
+			return
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	st.vars[v] = out
 }
 
 // lengthTest returns the variable v of a comparison of its length with 0

@@ -219,6 +219,37 @@ if wipe then redis.call('DEL', k) end
 `,
 			call: orders,
 		},
+		// After gocraft/work's requeue scripts (redis.go, redisLuaZremLpushCmd):
+		// the queue a job goes back to is built from ARGV and its name, and
+		// is pushed to only where it equals one of KEYS.
+		{
+			name: "a key equal to an element of KEYS is declared",
+			src:  requeue("  for _, v in pairs(KEYS) do\n    if v == queue then\n      redis.call('LPUSH', queue, j)\n    end\n  end\n"),
+			call: orders,
+		},
+		{
+			name: "KEYS element == key, the other way round",
+			src:  requeue("  for i = 1, #KEYS do\n    local v = KEYS[i]\n    if v == queue then\n      redis.call('LPUSH', queue, j)\n    end\n  end\n"),
+			call: orders,
+		},
+		{
+			name: "a key pushed to without the comparison is bad",
+			src:  requeue("  redis.call('LPUSH', queue, j)\n"),
+			call: orders,
+			want: []want{w(CategoryUndeclaredKey, 4, 3, "queue holds the concatenation ARGV[1] .. ")},
+		},
+		{
+			name: "a key equal to an element of ARGV is bad",
+			src:  requeue("  for _, v in pairs(ARGV) do\n    if v == queue then\n      redis.call('LPUSH', queue, j)\n    end\n  end\n"),
+			call: orders,
+			want: []want{w(CategoryUndeclaredKey, 6, 7, "queue holds the concatenation ARGV[1] .. ")},
+		},
+		{
+			name: "a key unequal to an element of KEYS is bad",
+			src:  requeue("  for _, v in pairs(KEYS) do\n    if v ~= queue then\n      redis.call('LPUSH', queue, j)\n    end\n  end\n"),
+			call: orders,
+			want: []want{w(CategoryUndeclaredKey, 6, 7, "queue may hold the concatenation ARGV[1] .. ")},
+		},
 		{
 			name: "the empty string alone is a key in slot 0",
 			src:  "local k = ''\nredis.call('DEL', k)\n",
@@ -226,4 +257,12 @@ if wipe then redis.call('DEL', k) end
 			want: []want{w(CategoryUndeclaredKey, 2, 1, `k holds the string literal ""; it is wrong on Redis Cluster too (slot 0 vs hashtag "{orders}" of KEYS[1])`)},
 		},
 	})
+}
+
+// requeue is a script that reads a job from KEYS[1] and builds the key of
+// its queue from ARGV[1] and the job's name, then runs body.
+func requeue(body string) string {
+	return "local j = redis.call('ZRANGE', KEYS[1], 0, 0)[1]\n" +
+		"local queue = ARGV[1] .. cjson.decode(j)['name']\n" +
+		"if j then\n" + body + "end\n"
 }
