@@ -1100,6 +1100,21 @@ func (e *evaluator) setOnce(id *ast.Ident) ast.Expr {
 	return nil
 }
 
+// reachingRHS returns the expression of the one assignment of a local
+// variable that reaches its use id, when there is one: result :=
+// rdb.ScriptLoad(ctx, a) ... r.sha = result.Val(); result = ... gives a.
+func (e *evaluator) reachingRHS(id *ast.Ident) ast.Expr {
+	v := e.localVar(id)
+	if v == nil {
+		return nil
+	}
+	defs := e.reaching(v, e.defs[v], id.Pos())
+	if len(defs) != 1 || defs[0].add || defs[0].inLoop || defs[0].rng != nil {
+		return nil
+	}
+	return defs[0].rhs
+}
+
 // constInt returns an integer constant's value.
 func constInt(v constant.Value) (int64, bool) {
 	if v.Kind() != constant.Int {

@@ -104,8 +104,16 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			}
 		}
 		if sel, ok := x.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Result" || sel.Sel.Name == "Val") {
-			if inner, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+			switch inner := ast.Unparen(sel.X).(type) {
+			case *ast.CallExpr:
 				return g.scriptOf(e, inner, name)
+			case *ast.Ident:
+				// result := rdb.ScriptLoad(ctx, src); sha := result.Val()
+				if rhs := e.reachingRHS(inner); rhs != nil {
+					if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok {
+						return g.scriptOf(e, call, name)
+					}
+				}
 			}
 		}
 	case *ast.Ident:
@@ -117,6 +125,9 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			return ref, true
 		}
 		if rhs := e.setOnce(x); rhs != nil {
+			return g.scriptOf(e, rhs, x.Name)
+		}
+		if rhs := e.reachingRHS(x); rhs != nil {
 			return g.scriptOf(e, rhs, x.Name)
 		}
 	case *ast.SelectorExpr:
@@ -232,8 +243,8 @@ func (g *Engine) scriptFields() map[*types.Var]ScriptRef {
 	}
 	fields := map[*types.Var]ScriptRef{}
 	conflict := map[*types.Var]bool{}
-	set := func(v *types.Var, value ast.Expr) {
-		ref, ok := g.scriptOf(g.pkgEval, value, v.Name())
+	set := func(v *types.Var, w fieldWrite) {
+		ref, ok := g.scriptOf(g.writerEval(w.decl), w.value, v.Name())
 		if prev, seen := fields[v]; !ok || seen && prev.Src != ref.Src {
 			conflict[v] = true
 			return
@@ -244,7 +255,7 @@ func (g *Engine) scriptFields() map[*types.Var]ScriptRef {
 	writes, _ := g.fieldWrites()
 	for v, ws := range writes {
 		for _, w := range ws {
-			set(v, w.value)
+			set(v, w)
 		}
 	}
 	for v := range conflict {

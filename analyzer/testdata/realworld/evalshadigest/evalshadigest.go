@@ -95,3 +95,60 @@ func runDigestFixed(ctx context.Context, rdb *redis.ClusterClient, sha, order st
 func settle(ctx context.Context, rdb *redis.ClusterClient) {
 	runDigest(ctx, rdb, incrSHA, "o1") // want `script incrSrc line 1: redis.call\("INCR", "counter:total"\) touches a key not declared in KEYS` `script incrSrc: the call passes 2 keys but the script never reads KEYS\[2\] \("stock:o1"\)`
 }
+
+// Origin: Pacific73/gorm-cache (data_layer/redis.go, RedisLayer): scripts
+// loaded with SCRIPT LOAD when the layer starts, through one variable set
+// twice, their digests kept in fields and run with EVALSHA. The clean
+// script deletes what KEYS finds, and a literal key, none of them in KEYS.
+type cacheLayer struct {
+	client    *redis.Client
+	prefix    string
+	cleanSha  string
+	existsSha string
+	delSha    string
+}
+
+func (r *cacheLayer) initScripts(ctx context.Context) error {
+	existsScript := `
+		for _, k in pairs(KEYS) do
+			if redis.call('EXISTS', k) == 0 then return 0 end
+		end
+		return 1`
+	cleanScript := `
+		local keys = redis.call('keys', ARGV[1])
+		for i = 1, #keys, 5000 do
+			redis.call('del', 'defaultKey', unpack(keys, i, math.min(i + 4999, #keys)))
+		end
+		return 1`
+	result := r.client.ScriptLoad(ctx, existsScript)
+	if result.Err() != nil {
+		return result.Err()
+	}
+	r.existsSha = result.Val()
+	result = r.client.ScriptLoad(ctx, cleanScript)
+	if result.Err() != nil {
+		return result.Err()
+	}
+	r.cleanSha = result.Val()
+	result = r.client.ScriptLoad(ctx, "return redis.call('del', unpack(KEYS))")
+	r.delSha = result.Val()
+	return result.Err()
+}
+
+func (r *cacheLayer) cleanCache(ctx context.Context) error {
+	return r.client.EvalSha(ctx, r.cleanSha, []string{"0"}, r.prefix+":*").Err() // want `script cleanScript line 4: redis.call\("del", "defaultKey", unpack\(\.\.\.\)\) touches a key not declared in KEYS: the string literal "defaultKey"` `script cleanScript line 4: .* passes a value read from Redis by redis.call\("keys", ARGV\[1\]\) at line 2` `script cleanScript: the call passes 1 key but the script never reads KEYS\[1\] \("0"\)`
+}
+
+// The fixed form: the keys to delete are listed beforehand (SCAN on each
+// node) and passed in KEYS, a batch of one hashtag at a time.
+func (r *cacheLayer) cleanCacheFixed(ctx context.Context, table string) error {
+	return r.client.EvalSha(ctx, r.delSha, []string{"{" + r.prefix + ":" + table + "}:p", "{" + r.prefix + ":" + table + "}:s"}).Err()
+}
+
+func (r *cacheLayer) keysExist(ctx context.Context, id string) (bool, error) {
+	return r.client.EvalSha(ctx, r.existsSha, []string{r.prefix + ":p:" + id, r.prefix + ":s:" + id}).Bool() // want `EVALSHA keys "<r.prefix>:p:<id>" \(hashtag unknown\) and "<r.prefix>:s:<id>" \(hashtag unknown\) may hash to different slots`
+}
+
+func (r *cacheLayer) keysExistFixed(ctx context.Context, id string) (bool, error) {
+	return r.client.EvalSha(ctx, r.existsSha, []string{"{" + r.prefix + ":" + id + "}:p", "{" + r.prefix + ":" + id + "}:s"}).Bool()
+}
