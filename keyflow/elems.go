@@ -3,6 +3,7 @@ package keyflow
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -288,22 +289,9 @@ func (g *Engine) elemArgs(e *evaluator, call *ast.CallExpr, sig *types.Signature
 			again: []Value{{keyspace.Unknown(id+"'", name, false), arg.Pos()}},
 		}}
 	case ofMap:
-		// The keys of a map literal; any other map's are not seen.
-		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
-		if id, isID := ast.Unparen(arg).(*ast.Ident); isID {
-			if v := e.localVar(id); v != nil && !g.indexWritten()[v] {
-				lit, ok = ast.Unparen(e.setOnce(id)).(*ast.CompositeLit)
-			}
-		}
-		if !ok {
+		var ok bool
+		if elems, ok = e.mapKeys(arg, call.Pos()); !ok {
 			return nil, true
-		}
-		for _, el := range lit.Elts {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				return nil, true
-			}
-			elems = append(elems, elem{alts: e.keys(kv.Key)})
 		}
 	default:
 		sl := g.keySlice(e, call, arg)
@@ -361,6 +349,90 @@ func (g *Engine) fillElem(e *evaluator, call *ast.CallExpr, alts []keyspace.Key,
 	}
 	if len(out) > maxAlts {
 		return Group{{keyspace.Unknown("", exprName(call), false), call.Pos()}}
+	}
+	return out
+}
+
+// mapKeys returns the keys of a map that x builds before pos: a map
+// literal, or a local variable set once to a literal or a make and
+// filled by m[k] = v, each such k standing for many in a loop. Any
+// other map's keys are not seen.
+func (e *evaluator) mapKeys(x ast.Expr, pos token.Pos) ([]elem, bool) {
+	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
+	var filled []elem
+	if id, isID := ast.Unparen(x).(*ast.Ident); isID {
+		v := e.localVar(id)
+		if v == nil {
+			return nil, false
+		}
+		init := ast.Unparen(e.setOnce(id))
+		lit, ok = init.(*ast.CompositeLit)
+		if call, isCall := init.(*ast.CallExpr); isCall && isBuiltin(e.g.info, call.Fun, "make") {
+			ok = true
+		}
+		if e.g.indexWritten()[v] {
+			filled = e.indexWrites(v, pos)
+			ok = ok && len(filled) > 0
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	var elems []elem
+	if lit != nil {
+		for _, el := range lit.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return nil, false
+			}
+			elems = append(elems, elem{alts: e.keys(kv.Key)})
+		}
+	}
+	return append(elems, filled...), true
+}
+
+// indexWrites returns the indexes of the writes v[k] = x of a local map
+// before pos, each standing for many in a loop; nil when v is written in
+// any other way (&v, delete, v[k] += x), or read by address.
+func (e *evaluator) indexWrites(v *types.Var, pos token.Pos) []elem {
+	if e.decl == nil || e.decl.Body == nil {
+		return nil
+	}
+	var out []elem
+	bad := false
+	is := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && e.g.info.ObjectOf(id) == v
+	}
+	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+				if !ok || !is(ix.X) {
+					continue
+				}
+				if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+					bad = true
+					continue
+				}
+				if ix.Pos() < pos {
+					out = append(out, elem{alts: e.keys(ix.Index), many: e.loopAround(v, ix.Pos())})
+				}
+			}
+		case *ast.CallExpr:
+			if isBuiltin(e.g.info, n.Fun, "delete") && len(n.Args) > 0 && is(n.Args[0]) {
+				bad = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				bad = true
+			}
+		}
+		return !bad
+	})
+	if bad {
+		return nil
 	}
 	return out
 }

@@ -34,3 +34,22 @@ func (c *userCache) multiGetFixed(ctx context.Context, ids []uint64) error {
 	_, err := c.cache.MultiGet(ctx, keys)
 	return err
 }
+
+// Origin: zhufuyi/sponge (internal/cache/userExample.go, MultiSet): a map
+// filled in a loop, one entry per user, handed to the cache's MultiSet,
+// whose Redis implementation sends every key in one MSET.
+func (c *userCache) multiSet(ctx context.Context, users map[uint64]string) error {
+	valMap := make(map[string]interface{})
+	for id, name := range users {
+		valMap[fmt.Sprintf("userExample:%d", id)] = name
+	}
+	return c.cache.SetMany(ctx, valMap) // want `MSET \(through SetMany at store.go:\d+\) keys built as "<c.cache.KeyPrefix>:userExample:<id>" from different values may hash to different slots`
+}
+
+func (c *userCache) multiSetFixed(ctx context.Context, users map[uint64]string) error {
+	valMap := make(map[string]interface{})
+	for id, name := range users {
+		valMap[fmt.Sprintf("{userExample}:%d", id)] = name
+	}
+	return c.cache.SetMany(ctx, valMap)
+}

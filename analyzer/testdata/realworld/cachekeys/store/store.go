@@ -7,6 +7,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -17,6 +18,8 @@ import (
 // the unexported redisCache only through them.
 type Cache interface {
 	MultiGet(ctx context.Context, keys []string) ([]interface{}, error) // want MultiGet:`keyWrapper\(MGET "<key>" each of \$1 in redisCache; MGET "<c.KeyPrefix>:<key>" each of \$1 in redisCache\)`
+	MultiSet(ctx context.Context, values map[string]interface{}) error  // want MultiSet:`keyWrapper\(MSET "<key>" each of \$1 in redisCache; MSET "<c.KeyPrefix>:<key>" each of \$1 in redisCache\)`
+	SetMany(ctx context.Context, values map[string]interface{}) error   // want SetMany:`keyWrapper\(MSET "" in redisCache; MSET "<c.KeyPrefix>:<key>" each of \$1 in redisCache\)`
 }
 
 type redisCache struct {
@@ -49,11 +52,39 @@ func (c *redisCache) MultiGet(ctx context.Context, keys []string) ([]interface{}
 
 // MultiSet sends its caller's map keys, each joined to the prefix, in one
 // MSET inside a plain pipeline (the pipeline does not split one command):
-// checked at each caller, of which the module has none.
+// checked at each caller.
 func (c *redisCache) MultiSet(ctx context.Context, values map[string]interface{}) error { // want MultiSet:`keyWrapper\(MSET "<key>" each of \$1; MSET "<c.KeyPrefix>:<key>" each of \$1\)`
 	pairs := make([]interface{}, 0, 2*len(values))
 	for key, value := range values {
 		pairs = append(pairs, []byte(buildKey(c.KeyPrefix, key)), value)
+	}
+	pipe := c.client.Pipeline()
+	pipe.MSet(ctx, pairs...)
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// BuildKey joins the prefix and the key, and fails on an empty key, as
+// zhufuyi/sponge's BuildCacheKey does.
+func BuildKey(prefix, key string) (string, error) { // want BuildKey:`keyFunc\("", "<prefix>:<key>"\)`
+	if key == "" {
+		return "", errors.New("empty key")
+	}
+	return prefix + ":" + key, nil
+}
+
+// SetMany is sponge's MultiSet (pkg/cache/redis.go): each key and value
+// appended by itself, entries that fail skipped with continue, one MSET
+// in a plain pipeline.
+func (c *redisCache) SetMany(ctx context.Context, values map[string]interface{}) error { // want SetMany:`keyWrapper\(MSET ""; MSET "<c.KeyPrefix>:<key>" each of \$1\)`
+	pairs := make([]interface{}, 0, 2*len(values))
+	for key, value := range values {
+		cacheKey, err := BuildKey(c.KeyPrefix, key)
+		if err != nil {
+			continue
+		}
+		pairs = append(pairs, []byte(cacheKey))
+		pairs = append(pairs, value)
 	}
 	pipe := c.client.Pipeline()
 	pipe.MSet(ctx, pairs...)
@@ -72,4 +103,15 @@ func (c *memoryCache) MultiGet(ctx context.Context, keys []string) ([]interface{
 		out[i] = c.m[k]
 	}
 	return out, nil
+}
+
+func (c *memoryCache) MultiSet(ctx context.Context, values map[string]interface{}) error {
+	for k, v := range values {
+		c.m[k] = v
+	}
+	return nil
+}
+
+func (c *memoryCache) SetMany(ctx context.Context, values map[string]interface{}) error {
+	return c.MultiSet(ctx, values)
 }
