@@ -15,6 +15,7 @@
 #   bash scripts/realcode.sh heldout3        # only the third held-out batch
 #   bash scripts/realcode.sh heldout4        # only the fourth held-out batch
 #   bash scripts/realcode.sh heldout5        # only the fifth held-out batch
+#   bash scripts/realcode.sh heldout6        # only the sixth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -179,12 +180,35 @@ heldout5=(
 )
 modules+=("${heldout5[@]}")
 
+# The sixth held-out batch, labelled the same way before slotlint first ran
+# on it, after the changes the fifth batch's misses led to (redigo script
+# key counts, builders, maps filled by index, script digests in fields);
+# no fix was made for its code before it was measured. `heldout6` names
+# them. beego-v2 and machinery-v2 are later versions of modules of the
+# fifth batch, and magistrala and mainflux one project under two paths.
+heldout6=(
+	"httprate-redis|github.com/go-chi/httprate-redis@v0.5.0|github.com/go-chi/httprate-redis"
+	"limiters|github.com/mennanov/limiters@v1.11.0|github.com/mennanov/limiters"
+	"fasthttp-session|github.com/fasthttp/session/v2@v2.5.7|github.com/fasthttp/session/v2/providers/redis github.com/fasthttp/session/v2"
+	"beego-v2|github.com/beego/beego/v2@v2.1.0|github.com/beego/beego/v2/client/cache/redis github.com/beego/beego/v2/server/web/session/redis github.com/beego/beego/v2/server/web/session/redis_cluster github.com/beego/beego/v2/server/web/session/redis_sentinel github.com/beego/beego/v2/server/web/session"
+	"redis-rate|github.com/go-redis/redis_rate/v10@v10.0.1|github.com/go-redis/redis_rate/v10"
+	"machinery-v2|github.com/RichardKnop/machinery/v2@v2.0.13|github.com/RichardKnop/machinery/v2/backends/redis github.com/RichardKnop/machinery/v2/brokers/redis github.com/RichardKnop/machinery/v2/tasks"
+	"livekit|github.com/livekit/livekit-server@v1.9.11|github.com/livekit/livekit-server/pkg/service"
+	"souin|github.com/darkweak/souin@v1.6.40|github.com/darkweak/souin/pkg/storage github.com/darkweak/souin/pkg/api"
+	"chirpstack-ns|github.com/brocaar/chirpstack-network-server/v3@v3.16.8|github.com/brocaar/chirpstack-network-server/v3/internal/storage github.com/brocaar/chirpstack-network-server/v3/internal/storage/migrations/code github.com/brocaar/chirpstack-network-server/v3/internal/framelog"
+	"magistrala|github.com/absmach/magistrala@v0.14.0|github.com/absmach/magistrala/things/cache github.com/absmach/magistrala/lora/events github.com/absmach/magistrala/opcua/events"
+	"edgex|github.com/edgexfoundry/edgex-go@v1.3.1|github.com/edgexfoundry/edgex-go/internal/pkg/v2/infrastructure/redis"
+	"tyk-pump|github.com/TykTechnologies/tyk-pump@v1.8.3|github.com/TykTechnologies/tyk-pump/storage"
+	"mainflux|github.com/mainflux/mainflux@v0.11.0|github.com/mainflux/mainflux/things/redis github.com/mainflux/mainflux/lora/redis github.com/mainflux/mainflux/opcua/redis"
+)
+modules+=("${heldout6[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
 	case "$a" in
-	heldout[2-5])
+	heldout[2-6])
 		declare -n batch=$a
 		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
 		unset -n batch
@@ -192,7 +216,7 @@ for a in "$@"; do
 		;;
 	esac
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout5 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout6 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
