@@ -74,8 +74,7 @@ import (
 //	               (NewScript(len(names)+1, src)), run with an
 //	               []interface{} of fixed keys, keys a loop appends and
 //	               ARGV; a script that pushes to a key built from ARGV
-//	               only where it equals an element of KEYS; a key
-//	               written piece by piece into a bytes.Buffer
+//	               only where it equals an element of KEYS
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
