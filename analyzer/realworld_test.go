@@ -75,6 +75,8 @@ import (
 //	               []interface{} of fixed keys, keys a loop appends and
 //	               ARGV; a script that pushes to a key built from ARGV
 //	               only where it equals an element of KEYS
+//	  formatkeys   keys made by a helper that formats its caller's
+//	               template: prefix + fmt.Sprintf(tmpl, params...)
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -752,6 +752,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if alts, ok := e.g.template(e, call, fn); ok {
 		return alts
 	}
+	if alts, ok := e.formatHelper(call, fn); ok {
+		return alts
+	}
 	if alts, ok := e.g.summaryCall(e, call, fn); ok {
 		return alts
 	}
@@ -869,13 +872,16 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
 	if tv.Value == nil || tv.Value.Kind() != constant.String {
 		return nil, false
 	}
-	format := constant.StringVal(tv.Value)
-	args := call.Args[1:]
 	if call.Ellipsis.IsValid() {
 		return nil, false
 	}
-	out := []Value{{keyspace.Key{}, call.Pos()}}
-	lit := func(s string) { out = concatAlts(out, []Value{{keyspace.Lit(s), call.Pos()}}, call.Pos()) }
+	return e.format(constant.StringVal(tv.Value), call.Args[1:], call.Pos())
+}
+
+// format follows fmt.Sprintf of a constant format with args, at pos.
+func (e *evaluator) format(format string, args []ast.Expr, pos token.Pos) ([]Value, bool) {
+	out := []Value{{keyspace.Key{}, pos}}
+	lit := func(s string) { out = concatAlts(out, []Value{{keyspace.Lit(s), pos}}, pos) }
 	argi := 0
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -912,11 +918,11 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
 		argi++
 		switch verb {
 		case 's', 'v', 'd':
-			out = concatAlts(out, e.keys(arg), call.Pos())
+			out = concatAlts(out, e.keys(arg), pos)
 		default:
 			k := e.opaque(arg)
 			k.Key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
-			out = concatAlts(out, []Value{k}, call.Pos())
+			out = concatAlts(out, []Value{k}, pos)
 		}
 		if len(out) > maxAlts {
 			return nil, false

@@ -1,0 +1,97 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// formatHelper follows a call of a function of the package that formats
+// its caller's template: a body of one return statement in which
+// fmt.Sprintf takes a string parameter as its format and the variadic
+// parameter spread, as in
+//
+//	func GetRedisKey(tmpl string, params ...interface{}) string {
+//		return keyPrefix + fmt.Sprintf(tmpl, params...)
+//	}
+//
+// A summary cannot hold a Sprintf of a format that is a parameter. At a
+// call with a constant template, GetRedisKey("lora:ns:devaddr:%s", a),
+// the Sprintf is the caller's Sprintf of that template and its
+// arguments; the rest of the expression is the function's own values,
+// with the caller's arguments for its parameters.
+func (e *evaluator) formatHelper(call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
+	g := e.g
+	sig, _ := fn.Type().(*types.Signature)
+	decl := g.decls[fn.Origin()]
+	if sig == nil || !sig.Variadic() || call.Ellipsis.IsValid() || decl == nil || decl.Body == nil || len(decl.Body.List) != 1 {
+		return nil, false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, false
+	}
+	params := sig.Params()
+	param := func(x ast.Expr) int {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		for i := range params.Len() {
+			if g.info.Uses[id] == params.At(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	ce := g.writerEval(decl)
+	formatted := false
+	var walk func(x ast.Expr) ([]Value, bool)
+	walk = func(x ast.Expr) ([]Value, bool) {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.BinaryExpr:
+			if x.Op != token.ADD {
+				break
+			}
+			l, ok := walk(x.X)
+			if !ok {
+				return nil, false
+			}
+			r, ok := walk(x.Y)
+			if !ok {
+				return nil, false
+			}
+			return concatAlts(l, r, call.Pos()), true
+		case *ast.CallExpr:
+			f, _ := typeutil.Callee(g.info, x).(*types.Func)
+			if f == nil || f.FullName() != "fmt.Sprintf" || !x.Ellipsis.IsValid() || len(x.Args) != 2 {
+				break
+			}
+			fi, vi := param(x.Args[0]), param(x.Args[1])
+			if fi < 0 || fi >= len(call.Args) || vi != params.Len()-1 {
+				return nil, false
+			}
+			tv := g.info.Types[call.Args[fi]]
+			if tv.Value == nil || tv.Value.Kind() != constant.String {
+				return nil, false
+			}
+			formatted = true
+			return e.format(constant.StringVal(tv.Value), call.Args[min(vi, len(call.Args)):], call.Pos())
+		}
+		var out []Value
+		for _, a := range ce.keys(x) {
+			for _, k := range g.substitute(e, call, a.Key) {
+				out = append(out, Value{k, call.Pos()})
+			}
+		}
+		return out, len(out) > 0
+	}
+	alts, ok := walk(ret.Results[0])
+	if !ok || !formatted || len(alts) > maxAlts {
+		return nil, false
+	}
+	return alts, true
+}
