@@ -440,6 +440,11 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 				p.ID = ""
 			}
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case derivedOfParam(p.ID):
+			// strconv.Itoa($0) and the like: the same function of the
+			// caller's argument, fresh when that is not one value.
+			p.ID = g.derivedID(e, call, p)
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case strings.HasPrefix(p.ID, "$"):
 			parts[i] = g.paramValue(e, call, p)
 			if len(parts[i]) == 0 {
@@ -465,6 +470,41 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 		return true
 	})
 	return out
+}
+
+// derivedOfParam reports whether id is the identity of a value derived
+// from a parameter by a function (evaluator.derived): "strconv/10($0)".
+func derivedOfParam(id string) bool {
+	i := strings.IndexByte(id, '(')
+	return i > 0 && strings.HasSuffix(id, ")") && strings.HasPrefix(id[i+1:], "$")
+}
+
+// derivedID returns the identity at a call of a value derived from a
+// parameter: the same function of the argument's identity, or of its
+// text when it is a constant; "" (a fresh value) otherwise.
+func (g *Engine) derivedID(e *evaluator, call *ast.CallExpr, p keyspace.Part) string {
+	i := strings.IndexByte(p.ID, '(')
+	fname, inner := p.ID[:i], p.ID[i+1:len(p.ID)-1]
+	var arg []keyspace.Key
+	if derivedOfParam(inner) {
+		id := g.derivedID(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
+		if id == "" {
+			return ""
+		}
+		arg = []keyspace.Key{keyspace.Unknown(id, p.Name, p.NoBraces)}
+	} else {
+		arg = g.paramValue(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
+	}
+	if len(arg) != 1 {
+		return ""
+	}
+	if s, ok := arg[0].Literal(); ok {
+		return fname + "(" + strconv.Quote(s) + ")"
+	}
+	if ps := arg[0].Parts; len(ps) == 1 && ps[0].Unknown && ps[0].ID != "" {
+		return fname + "(" + ps[0].ID + ")"
+	}
+	return ""
 }
 
 // reversed returns lists last first, so that combos turns the last list

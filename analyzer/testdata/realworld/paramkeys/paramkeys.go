@@ -9,6 +9,7 @@ package paramkeys
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -48,4 +49,20 @@ func callers(ctx context.Context, rd *redis.ClusterClient, gid string) {
 	bb := &branchBarrier{gid: gid, branchID: "01", op: "cancel"}
 	bb.checkAdjustAmountTagged(ctx, rd, "{"+bb.gid+"}-balance", 30, "01")
 	bb.checkAdjustAmountTagged(ctx, rd, "balance:"+gid, 30, "01") // want `EVAL \(through checkAdjustAmountTagged at paramkeys.go:\d+\) keys "balance:<gid>" \(hashtag unknown\) and "{<bb.gid>}-01-cancel-01" \(hashtag "{<bb.gid>}"\) may hash to different slots`
+}
+
+// Origin: centrifugal/centrifuge (broker_redis.go, pubSubPartitionHashTag
+// and the keys built around it): a hashtag made from an integer by
+// strconv.Itoa in a key helper. Two calls of the helper with one index
+// give one hashtag; with two different indexes, two.
+func partitionKey(idx int, name string) string {
+	return "cf:{" + strconv.Itoa(idx) + "}:" + name
+}
+
+func movePartitions(ctx context.Context, rdb *redis.ClusterClient, from, to int) error {
+	return rdb.Rename(ctx, partitionKey(from, "state"), partitionKey(to, "state")).Err() // want `RENAME keys built as "cf:\{<idx>\}:state" from different values may hash to different slots`
+}
+
+func movePartitionsFixed(ctx context.Context, rdb *redis.ClusterClient, idx int) error {
+	return rdb.Rename(ctx, partitionKey(idx, "state"), partitionKey(idx, "state:old")).Err()
 }
