@@ -48,8 +48,10 @@ import (
 //	               in loops and spread into MSET or a raw Do, redigo's
 //	               Args.AddFlat of a slice
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
-//	               the members of an index set; keys a helper lists with
-//	               SCAN by its caller's pattern and returns
+//	               the members of an index set (with go-redis, and with
+//	               redigo's redis.Values over Do("SMEMBERS", ...));
+//	               keys a helper lists with SCAN by its caller's pattern
+//	               and returns
 //	  prefixed     a caller's prefix joined to each element of a slice
 //	  chankeys     keys sent in structs over a channel to a batcher
 //	  fieldwriters a field set from a parameter and to literals, read

@@ -869,7 +869,18 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	switch x := v.(type) {
 	case *ssa.Extract:
 		call, ok := x.Tuple.(*ssa.Call)
-		if !ok || x.Index != 0 || methodName(call) != "Result" {
+		if !ok || x.Index != 0 {
+			return nil
+		}
+		if replyHelper(call) {
+			// redigo's redis.Values(conn.Do("SMEMBERS", k)): the reply of Do.
+			if r, ok := call.Call.Args[0].(*ssa.Extract); ok && r.Index == 0 {
+				c, _ := r.Tuple.(*ssa.Call)
+				return c
+			}
+			return nil
+		}
+		if methodName(call) != "Result" {
 			return nil
 		}
 		cmd = receiverOf(call)
@@ -884,6 +895,22 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	}
 	call, _ := cmd.(*ssa.Call)
 	return call
+}
+
+// replyHelper reports whether a call converts a reply of redigo's Do:
+// a function of its redis package of (reply interface{}, err error),
+// such as redis.Values, redis.Strings and redis.ByteSlices.
+func replyHelper(c *ssa.Call) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() != nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "github.com/gomodule/redigo/redis" {
+		return false
+	}
+	params := fn.Signature.Params()
+	if params.Len() != 2 || len(c.Call.Args) != 2 {
+		return false
+	}
+	_, isIface := params.At(0).Type().Underlying().(*types.Interface)
+	return isIface && types.Identical(params.At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // methodName returns the name of the method a call calls, or "".
@@ -938,6 +965,16 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 	}
 	fn, m := l.g.Resolve(x)
 	if m == nil {
+		return nil, nil, nil, false
+	}
+	if m.Kind == ruleset.KindRaw {
+		// conn.Do("SMEMBERS", key): a raw command whose reply lists the
+		// members of one key.
+		if r, ok := l.g.rawArgs(x, m); ok && l.g.rules.RepliesMembers(r.argv[0]) {
+			named := *m
+			named.Command = strings.ToUpper(r.argv[0])
+			return x, &named, nil, true
+		}
 		return nil, nil, nil, false
 	}
 	if l.g.rules.RepliesMembers(m.Command) {
