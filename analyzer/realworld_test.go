@@ -76,7 +76,8 @@ import (
 //	               (NewScript(len(names)+1, src)), run with an
 //	               []interface{} of fixed keys, keys a loop appends and
 //	               ARGV; a script that pushes to a key built from ARGV
-//	               only where it equals an element of KEYS
+//	               only where it equals an element of KEYS; a key
+//	               written piece by piece into a bytes.Buffer
 //	  formatkeys   keys made by a helper that formats its caller's
 //	               template: prefix + fmt.Sprintf(tmpl, params...)
 func TestRealWorld(t *testing.T) {

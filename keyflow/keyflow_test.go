@@ -110,6 +110,30 @@ var engineCases = []engineCase{
 		want: []string{`f: MGET ["dead"] ["jobs:<id>"] ["jobs:<id>"] ["last"]`},
 	},
 	{
+		// After gocraft/work's redisKeyUniqueJob: a key written piece by
+		// piece into a builder; a write made only on some paths is a hole.
+		name: "builder-pieces",
+		src: `func unique(ns, job string, args map[string]interface{}) string {
+	var b strings.Builder
+	b.WriteString(ns)
+	b.WriteString("unique:")
+	b.WriteString(job)
+	b.WriteRune(':')
+	if args != nil {
+		b.WriteString(fmt.Sprint(args))
+	}
+	return b.String()
+}
+
+func f(ctx context.Context, rdb *redis.Client, job string) {
+	var b strings.Builder
+	b.WriteString("jobs:")
+	b.WriteString(job)
+	rdb.Rename(ctx, b.String(), unique("work:", job, nil))
+}`,
+		want: []string{`f: RENAME ["jobs:<job>"] ["work:unique:<job>:<fmt.Sprint(args)>"]`},
+	},
+	{
 		name: "branches-give-alternatives",
 		src: `func f(ctx context.Context, rdb *redis.Client, hot bool) {
 	k := "cold:{x}"

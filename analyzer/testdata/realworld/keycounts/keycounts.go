@@ -8,6 +8,9 @@
 package keycounts
 
 import (
+	"bytes"
+	"encoding/json"
+
 	redigo "github.com/gomodule/redigo/redis"
 )
 
@@ -138,7 +141,9 @@ func reapLocksFixed(conn redigo.Conn, ns, poolID string, jobTypes []string) erro
 
 // Origin: gocraft/work (enqueue.go, Enqueuer.EnqueueUniqueIn): a script
 // made with two keys in the constructor and kept in a field; its two keys
-// and two ARGV appended one by one.
+// and two ARGV appended one by one. The unique key is written piece by
+// piece into a bytes.Buffer (redis.go, redisKeyUniqueJob), the job's
+// arguments encoded into it only when there are some.
 const uniqueSrc = `
 if redis.call('set', KEYS[2], '1', 'NX', 'EX', '86400') then
   redis.call('zadd', KEYS[1], ARGV[2], ARGV[1])
@@ -157,24 +162,46 @@ func newEnqueuer(ns string, pool *redigo.Pool) *enqueuer {
 	return &enqueuer{ns: ns, pool: pool, unique: redigo.NewScript(2, uniqueSrc)}
 }
 
-func (e *enqueuer) enqueueUniqueIn(name, job string, at int64) error {
+func uniqueKey(ns, name string, jobArgs map[string]interface{}) (string, error) {
+	var buf bytes.Buffer
+	buf.WriteString(ns)
+	buf.WriteString(":unique:")
+	buf.WriteString(name)
+	buf.WriteRune(':')
+	if jobArgs != nil {
+		if err := json.NewEncoder(&buf).Encode(jobArgs); err != nil {
+			return "", err
+		}
+	}
+	return buf.String(), nil
+}
+
+func (e *enqueuer) enqueueUniqueIn(name, job string, jobArgs map[string]interface{}, at int64) error {
+	unique, err := uniqueKey(e.ns, name, jobArgs)
+	if err != nil {
+		return err
+	}
 	args := make([]interface{}, 0, 4)
-	args = append(args, e.ns+":scheduled")            // KEYS[1]
-	args = append(args, e.ns+":unique:"+name+":"+job) // KEYS[2]
-	args = append(args, job, at)                      // ARGV
+	args = append(args, e.ns+":scheduled") // KEYS[1]
+	args = append(args, unique)            // KEYS[2]
+	args = append(args, job, at)           // ARGV
 	conn := e.pool.Get()
 	defer conn.Close()
-	_, err := redigo.String(e.unique.Do(conn, args...)) // want `EVALSHA keys "<e.ns>:scheduled" \(hashtag unknown\) and "<e.ns>:unique:<name>:<job>" \(hashtag unknown\) may hash to different slots`
+	_, err = redigo.String(e.unique.Do(conn, args...)) // want `EVALSHA keys "<e.ns>:scheduled" \(hashtag unknown\) and "<e.ns>:unique:<name>:<buf>" \(hashtag unknown\) may hash to different slots`
 	return err
 }
 
-func (e *enqueuer) enqueueUniqueInFixed(name, job string, at int64) error {
+func (e *enqueuer) enqueueUniqueInFixed(name, job string, jobArgs map[string]interface{}, at int64) error {
+	unique, err := uniqueKey("{"+e.ns+"}", name, jobArgs)
+	if err != nil {
+		return err
+	}
 	args := make([]interface{}, 0, 4)
 	args = append(args, "{"+e.ns+"}:scheduled")
-	args = append(args, "{"+e.ns+"}:unique:"+name+":"+job)
+	args = append(args, unique)
 	args = append(args, job, at)
 	conn := e.pool.Get()
 	defer conn.Close()
-	_, err := redigo.String(e.unique.Do(conn, args...))
+	_, err = redigo.String(e.unique.Do(conn, args...))
 	return err
 }
