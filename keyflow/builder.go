@@ -2,7 +2,6 @@ package keyflow
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -147,8 +146,8 @@ func computedTag(k keyspace.Key) bool {
 // or WriteRune(x) adds.
 func (e *evaluator) written(x ast.Expr, method string) []Value {
 	if method == "WriteByte" || method == "WriteRune" {
-		if tv := e.g.info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.Int {
-			if n, ok := constant.Int64Val(tv.Value); ok {
+		if tv := e.g.info.Types[x]; tv.Value != nil {
+			if n, ok := constInt(tv.Value); ok {
 				if method == "WriteByte" {
 					return []Value{{keyspace.Lit(string([]byte{byte(n)})), x.Pos()}}
 				}

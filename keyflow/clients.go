@@ -313,13 +313,7 @@ func (s *Func) RawWatch(site *Site) (watch *Site, inMulti bool) {
 // the keys are not all seen.
 func (g *Engine) keyCountKeys(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (groups []Group, open bool) {
 	keys, _, ok := g.keyCountSplit(e, call, sel)
-	for _, el := range keys {
-		groups = append(groups, el.alts)
-		if el.many {
-			groups = append(groups, e.again(el))
-		}
-	}
-	return groups, !ok
+	return e.elemGroups(keys), !ok
 }
 
 // keyCountSplit splits the arguments of a redigo script call into its

@@ -788,7 +788,7 @@ func (e *evaluator) replace(call *ast.CallExpr) ([]Value, bool) {
 		if c.Value == nil {
 			return nil, false
 		}
-		v, ok := constant.Int64Val(c.Value)
+		v, ok := constInt(c.Value)
 		if !ok {
 			return nil, false
 		}

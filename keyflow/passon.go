@@ -218,14 +218,7 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 		return []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
 	}
 	sl := g.keySlice(e, call, arg)
-	var groups []Group
-	for _, el := range sl.elems {
-		groups = append(groups, el.alts)
-		if el.many {
-			groups = append(groups, e.again(el))
-		}
-	}
-	return groups, sl.open
+	return e.elemGroups(sl.elems), sl.open
 }
 
 // PassedOn reports whether a key stands for a key list that the function

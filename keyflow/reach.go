@@ -552,20 +552,6 @@ func inBody(list []ast.Stmt, pos token.Pos) bool {
 	return len(list) > 0 && list[0].Pos() <= pos && pos < list[len(list)-1].End()
 }
 
-// mentions reports whether any of xs uses v.
-func (e *evaluator) mentions(xs []ast.Expr, v *types.Var) bool {
-	found := false
-	for _, x := range xs {
-		ast.Inspect(x, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && e.g.info.ObjectOf(id) == v {
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
-}
-
 // loopAround reports whether a loop or a function literal that does not
 // declare v holds pos: there, an append to v may run many times on one
 // slice. A slice declared in the loop's body gets one element from each

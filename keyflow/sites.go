@@ -476,9 +476,13 @@ func firstHalf(sl slice) ([]elem, bool) {
 
 // elemKeys returns the keys that N[].F, N[][K] or N{} pick out of a slice
 // or map that x builds: a composite literal, or a local variable set once
-// to one. Anything else (a parameter, a call, a slice that grows by
-// append) holds keys that are not seen: open.
+// to one (for N{}, the keys mapKeys sees). Anything else (a parameter, a
+// call, a slice that grows by append) holds keys that are not seen: open.
 func (g *Engine) elemKeys(e *evaluator, x ast.Expr, sel ruleset.Selector) (groups []Group, open bool) {
+	if sel.MapKeys {
+		elems, ok := e.mapKeys(x, x.Pos())
+		return e.elemGroups(elems), !ok
+	}
 	lit, ok := ast.Unparen(x).(*ast.CompositeLit)
 	if id, isID := ast.Unparen(x).(*ast.Ident); isID {
 		if v := e.localVar(id); v != nil && len(e.appends[v]) == 0 && !g.indexWritten()[v] {
@@ -489,14 +493,6 @@ func (g *Engine) elemKeys(e *evaluator, x ast.Expr, sel ruleset.Selector) (group
 		return nil, true
 	}
 	for _, el := range lit.Elts {
-		if sel.MapKeys {
-			kv, ok := el.(*ast.KeyValueExpr)
-			if !ok {
-				return groups, true
-			}
-			groups = append(groups, e.keys(kv.Key))
-			continue
-		}
 		if kv, ok := el.(*ast.KeyValueExpr); ok {
 			el = kv.Value
 		}
@@ -542,6 +538,20 @@ func variadicEnd(sel ruleset.Selector, n int) int {
 		return sel.Param + (n-sel.Param)/2
 	}
 	return n
+}
+
+// elemGroups returns the key groups of elements: one for each, and one
+// more, as another turn of its loop builds it, for an element that
+// stands for many.
+func (e *evaluator) elemGroups(elems []elem) []Group {
+	var groups []Group
+	for _, el := range elems {
+		groups = append(groups, el.alts)
+		if el.many {
+			groups = append(groups, e.again(el))
+		}
+	}
+	return groups
 }
 
 func hasMany(elems []elem) bool {

@@ -473,10 +473,18 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 }
 
 // derivedOfParam reports whether id is the identity of a value derived
-// from a parameter by a function (evaluator.derived): "strconv/10($0)".
+// from a parameter by functions (evaluator.derived): "strconv/10($0)",
+// "ToLower(strconv/10($0))".
 func derivedOfParam(id string) bool {
-	i := strings.IndexByte(id, '(')
-	return i > 0 && strings.HasSuffix(id, ")") && strings.HasPrefix(id[i+1:], "$")
+	for {
+		i := strings.IndexByte(id, '(')
+		if i <= 0 || !strings.HasSuffix(id, ")") {
+			return false
+		}
+		if id = id[i+1 : len(id)-1]; strings.HasPrefix(id, "$") {
+			return true
+		}
+	}
 }
 
 // derivedID returns the identity at a call of a value derived from a

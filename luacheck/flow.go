@@ -1203,9 +1203,10 @@ func formatValue(f vset, args vset2, tail *spread) vset {
 // given truth, by what the condition says of the variables it tests: where
 // v ~= "x" (or "x" ~= v, or not (v == "x")) holds, v is not the string "x";
 // where v, or v ~= nil, holds, v is not nil; where v == k holds, k a
-// variable that holds elements of KEYS only, v is one of them; a conjunction that holds holds
-// in each of its operands, a disjunction that fails fails in each. A
-// branch where a variable is left with no value is one no path reaches.
+// variable that holds elements of KEYS only, v is one of them; a
+// conjunction that holds holds in each of its operands, a disjunction
+// that fails fails in each. A branch where a variable is left with no
+// value is one no path reaches.
 // Only variables are narrowed, by removing constants they may hold or by
 // the KEYS elements they are equal to, so the state stays a superset of
 // what the script can see there.

@@ -64,6 +64,20 @@ func movePartitions(ctx context.Context, rdb *redis.ClusterClient, from, to int)
 	return rdb.Rename(ctx, partitionKey(from, "state"), partitionKey(to, "state")).Err() // want `RENAME keys built as "cf:\{<idx>\}:state" from different values may hash to different slots`
 }
 
+// The tag through two functions, strconv.Itoa and strings.ToUpper: still
+// one function of the index.
+func upperPartitionKey(idx int, name string) string {
+	return "cf:{" + strings.ToUpper(strconv.Itoa(idx)) + "}:" + name
+}
+
+func moveUpperPartitions(ctx context.Context, rdb *redis.ClusterClient, from, to int) error {
+	return rdb.Rename(ctx, upperPartitionKey(from, "state"), upperPartitionKey(to, "state")).Err() // want `RENAME keys built as "cf:\{<idx>\}:state" from different values may hash to different slots`
+}
+
+func moveUpperPartitionsFixed(ctx context.Context, rdb *redis.ClusterClient, idx int) error {
+	return rdb.Rename(ctx, upperPartitionKey(idx, "state"), upperPartitionKey(idx, "state:old")).Err()
+}
+
 func movePartitionsFixed(ctx context.Context, rdb *redis.ClusterClient, idx int) error {
 	return rdb.Rename(ctx, partitionKey(idx, "state"), partitionKey(idx, "state:old")).Err()
 }
