@@ -41,7 +41,9 @@ import (
 //	               of the package's own script; digests held in a
 //	               parameter or a field, whose keys are still checked
 //	  paramkeys    a parameter passed on as a key beside keys the
-//	               function builds, which may differ among themselves
+//	               function builds, which may differ among themselves; session
+//	               keys written into a bytebufferpool buffer, renamed
+//	               from one id to another
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
 //	  filled       slices made and filled by index, []interface{} grown
@@ -49,7 +51,9 @@ import (
 //	               Args.AddFlat of a slice
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
-//	               redigo's redis.Values over Do("SMEMBERS", ...));
+//	               redigo's redis.Values over Do("SMEMBERS", ...), and
+//	               over Do(command, ...) with the range command a
+//	               parameter, the ids handed to a helper's MGET);
 //	               keys a helper lists with SCAN by its caller's pattern
 //	               and returns
 //	  prefixed     a caller's prefix joined to each element of a slice

@@ -7,10 +7,14 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/slotlint/slotlint/keyspace"
 )
 
-// Keys written piece by piece into a local bytes.Buffer or strings.Builder
+// Keys written piece by piece into a local bytes.Buffer or strings.Builder,
+// or into a buffer taken from valyala/bytebufferpool (key :=
+// bytebufferpool.Get(); key.SetString(prefix), as fasthttp/session does),
 // and read back with String():
 //
 //	var buf bytes.Buffer
@@ -41,7 +45,7 @@ func (e *evaluator) builderString(call *ast.CallExpr) ([]Value, bool) {
 		return nil, false
 	}
 	v := e.localVar(id)
-	if v == nil || !isBuilder(v.Type()) || e.busy[v] {
+	if v == nil || !isBuilder(v.Type()) && !e.pooledBuffer(v) || e.busy[v] {
 		return nil, false
 	}
 	e.busy[v] = true
@@ -90,6 +94,13 @@ func (e *evaluator) builderString(call *ast.CallExpr) ([]Value, bool) {
 				}
 				out = []Value{{keyspace.Lit(""), call.Pos()}}
 				continue
+			case "SetString", "Set":
+				// A pooled buffer's SetString is a Reset and a write.
+				if len(c.Args) != 1 || !e.unconditional(c.Pos(), declBlock) {
+					return nil, false
+				}
+				out = []Value{{keyspace.Lit(""), call.Pos()}}
+				part = e.written(c.Args[0], name)
 			case "WriteString", "Write", "WriteByte", "WriteRune":
 				if len(c.Args) != 1 {
 					return nil, false
@@ -191,13 +202,34 @@ func innermostBlock(path []ast.Node) *ast.BlockStmt {
 // isBuilder reports whether t is bytes.Buffer or strings.Builder (not a
 // pointer to one: a pointer may be shared).
 func isBuilder(t types.Type) bool {
+	return isNamed(t, "bytes", "Buffer") || isNamed(t, "strings", "Builder")
+}
+
+// isNamed reports whether t is the named type pkg.name.
+func isNamed(t types.Type, pkg, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// bytebufferpool is the package of fasthttp's pooled byte buffers.
+const bytebufferpool = "github.com/valyala/bytebufferpool"
+
+// pooledBuffer reports whether v is a *bytebufferpool.ByteBuffer set
+// once, to bytebufferpool.Get() or a Pool's Get(): an empty buffer that
+// only the function holds until it gives it back with Put.
+func (e *evaluator) pooledBuffer(v *types.Var) bool {
+	p, ok := types.Unalias(v.Type()).(*types.Pointer)
+	if !ok || !isNamed(p.Elem(), bytebufferpool, "ByteBuffer") {
 		return false
 	}
-	switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
-	case "bytes.Buffer", "strings.Builder":
-		return true
+	defs := e.defs[v]
+	if len(defs) != 1 || defs[0].rhs == nil {
+		return false
 	}
-	return false
+	call, ok := ast.Unparen(defs[0].rhs).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	fn, ok := typeutil.Callee(e.g.info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == bytebufferpool && fn.Name() == "Get"
 }

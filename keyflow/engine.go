@@ -70,6 +70,9 @@ type Engine struct {
 	// written marks variables whose elements are assigned; nil until
 	// indexWritten scans the package.
 	written map[*types.Var]bool
+	// calls indexes the calls of the package's functions; nil until
+	// callerConsts needs it.
+	calls *callIndex
 	// fields are the writes of the package's string fields, fieldVals
 	// their keys, writerEvals the evaluators of the functions that write
 	// them; nil until fieldKeys scans the package.

@@ -746,7 +746,7 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.ToLower(s), true }, false)
 	case "strings.ToUpper":
 		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.ToUpper(s), true }, false)
-	case "(*bytes.Buffer).String", "(*strings.Builder).String":
+	case "(*bytes.Buffer).String", "(*strings.Builder).String", "(*" + bytebufferpool + ".ByteBuffer).String":
 		if alts, ok := e.builderString(call); ok {
 			return alts
 		}

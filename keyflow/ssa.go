@@ -975,6 +975,13 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 			named.Command = strings.ToUpper(r.argv[0])
 			return x, &named, nil, true
 		}
+		// conn.Do(command, key, ...) with command a parameter that every
+		// caller fills with such a command (ZRANGE, ZREVRANGE).
+		if names, ok := l.rawCommandParam(x, m); ok && !slices.ContainsFunc(names, func(s string) bool { return !l.g.rules.RepliesMembers(s) }) {
+			named := *m
+			named.Command = strings.ToUpper(names[0])
+			return x, &named, nil, true
+		}
 		return nil, nil, nil, false
 	}
 	if l.g.rules.RepliesMembers(m.Command) {
@@ -1001,6 +1008,24 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		return x, m, pats, true
 	}
 	return nil, nil, nil, false
+}
+
+// rawCommandParam returns the command names that a raw call's command
+// argument holds when it is a parameter that every caller fills with a
+// constant (callerConsts).
+func (l *ssaLayer) rawCommandParam(x *ast.CallExpr, m *ruleset.Method) ([]string, bool) {
+	if m.Args == nil || m.Args.Param >= len(x.Args) {
+		return nil, false
+	}
+	id, ok := ast.Unparen(x.Args[m.Args.Param]).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v, ok := l.g.info.Uses[id].(*types.Var)
+	if !ok {
+		return nil, false
+	}
+	return l.g.callerConsts(v)
 }
 
 // globKeys returns the keys that the patterns pats match (globKey), the
@@ -1102,7 +1127,12 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 		items = append(items, it)
 	}
-	sl, ok := g.ssaSlice(e, call, call.Args[len(call.Args)-1])
+	last := call.Args[len(call.Args)-1]
+	if p := e.spreadParam(last); p != "" {
+		return g.rawSpreadParam(site, items[0].text, len(items), func(i int) Group { return items[i].alts },
+			Group{{keyspace.Unknown(p+"...", exprName(last)+"...", false), last.Pos()}})
+	}
+	sl, ok := g.ssaSlice(e, call, last)
 	if !ok || sl.open {
 		return false
 	}
@@ -1152,6 +1182,48 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			site.Keys = append(site.Keys, items[p].alts)
 		}
 	}
+	setFlags(site, cmd)
+	return true
+}
+
+// rawSpreadParam resolves Do("MGET", keys...) with keys a parameter of the
+// function: a command whose keys run from its n fixed arguments (name
+// first) through every argument of the spread takes the parameter's
+// elements as keys, the key list passed on whole ("$N..."), for the
+// callers to fill.
+func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) Group, spread Group) bool {
+	if name == "" {
+		return false
+	}
+	cmd := g.rules.Command(name)
+	if cmd == nil {
+		return false
+	}
+	// With 1 to 3 arguments in the spread, every one is a key.
+	for extra := 1; extra <= 3; extra++ {
+		argv := make([]string, n+extra)
+		argv[0] = name
+		pos, ok := cmd.KeyPositions(argv)
+		if !ok {
+			return false
+		}
+		for i := n; i < n+extra; i++ {
+			if !slices.Contains(pos, i) {
+				return false
+			}
+		}
+	}
+	argv := make([]string, n+1)
+	argv[0] = name
+	pos, _ := cmd.KeyPositions(argv)
+	site.Command = strings.ToUpper(name)
+	site.Name = site.Command
+	for _, p := range pos {
+		if p < n {
+			site.Keys = append(site.Keys, fixed(p))
+		}
+	}
+	site.Keys = append(site.Keys, spread)
 	setFlags(site, cmd)
 	return true
 }

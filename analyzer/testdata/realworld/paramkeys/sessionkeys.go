@@ -1,0 +1,53 @@
+package paramkeys
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/valyala/bytebufferpool"
+)
+
+// Origin: fasthttp/session v2.5.7 (providers/redis/provider_base.go): the
+// session key is written into a buffer taken from bytebufferpool, the
+// configured prefix, ":" and the session id, and Regenerate renames the
+// old session's key to the new id's. Two session ids without a hashtag:
+// the RENAME may cross slots on the cluster client the provider offers.
+type sessionProvider struct {
+	db        redis.UniversalClient
+	keyPrefix string
+}
+
+func (p *sessionProvider) sessionKey(id []byte) string {
+	key := bytebufferpool.Get()
+	key.SetString(p.keyPrefix)
+	key.WriteString(":")
+	key.Write(id)
+	keyStr := key.String()
+	bytebufferpool.Put(key)
+	return keyStr
+}
+
+func (p *sessionProvider) Regenerate(id, newID []byte, expiration time.Duration) error {
+	ctx := context.Background()
+	key, newKey := p.sessionKey(id), p.sessionKey(newID)
+	if err := p.db.Rename(ctx, key, newKey).Err(); err != nil { // want `RENAME keys "<p.keyPrefix>:<id>" \(hashtag unknown\) and "<p.keyPrefix>:<newID>" \(hashtag unknown\) may hash to different slots`
+		return err
+	}
+	return p.db.Expire(ctx, newKey, expiration).Err()
+}
+
+// RegenerateFixed is the fixed form: the session's data moves with one
+// command per key, which works whatever slots the two ids have.
+func (p *sessionProvider) RegenerateFixed(id, newID []byte, expiration time.Duration) error {
+	ctx := context.Background()
+	key, newKey := p.sessionKey(id), p.sessionKey(newID)
+	data, err := p.db.Get(ctx, key).Bytes()
+	if err != nil {
+		return err
+	}
+	if err := p.db.Set(ctx, newKey, data, expiration).Err(); err != nil {
+		return err
+	}
+	return p.db.Del(ctx, key).Err()
+}

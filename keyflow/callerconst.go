@@ -1,0 +1,170 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+)
+
+// A parameter that every caller fills with a constant:
+//
+//	func getObjectsBySomeRange(conn redis.Conn, command, key string, ...) {
+//		ids, err := redis.Values(conn.Do(command, key, start, end))
+//		...
+//	}
+//	getObjectsBySomeRange(conn, ZREVRANGE, key, start, end)
+//
+// An unexported function that the package only calls, never takes as a
+// value, has the parameter values its calls pass: constants, or a
+// parameter of the calling function that is such a parameter in turn
+// (callerConsts follows three calls up), when no statement sets the
+// parameter.
+
+// paramSite is where a parameter belongs: its function and its index.
+type paramSite struct {
+	fn  *types.Func
+	idx int
+}
+
+// callIndex lists, for each unexported function of the package, the calls
+// of it, and the parameters of each function declared with a body.
+type callIndex struct {
+	calls    map[*types.Func][]*ast.CallExpr
+	escapes  map[*types.Func]bool // used other than as the callee of a call
+	params   map[*types.Var]paramSite
+	set      map[*types.Var]bool // assigned to, or its address taken
+	ifaceFns map[string]bool     // the names of the interface methods of the package
+}
+
+func (g *Engine) callIndex() *callIndex {
+	if g.calls != nil {
+		return g.calls
+	}
+	ix := &callIndex{
+		calls:    map[*types.Func][]*ast.CallExpr{},
+		escapes:  map[*types.Func]bool{},
+		params:   map[*types.Var]paramSite{},
+		set:      map[*types.Var]bool{},
+		ifaceFns: map[string]bool{},
+	}
+	mark := func(x ast.Expr) {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if v, ok := g.info.Uses[id].(*types.Var); ok {
+				ix.set[v] = true
+			}
+		}
+	}
+	callee := map[*ast.Ident]bool{}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				fn, _ := g.info.Defs[n.Name].(*types.Func)
+				if fn == nil {
+					break
+				}
+				params := fn.Signature().Params()
+				for i := 0; i < params.Len(); i++ {
+					ix.params[params.At(i)] = paramSite{fn, i}
+				}
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					mark(lhs)
+				}
+			case *ast.IncDecStmt:
+				mark(n.X)
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					mark(n.X)
+				}
+			case *ast.CallExpr:
+				var id *ast.Ident
+				switch fun := ast.Unparen(n.Fun).(type) {
+				case *ast.Ident:
+					id = fun
+				case *ast.SelectorExpr:
+					id = fun.Sel
+				}
+				if fn, ok := g.info.Uses[id].(*types.Func); ok && id != nil {
+					ix.calls[fn] = append(ix.calls[fn], n)
+					callee[id] = true
+				}
+			}
+			return true
+		})
+	}
+	for id, obj := range g.info.Uses {
+		if fn, ok := obj.(*types.Func); ok && !callee[id] {
+			ix.escapes[fn] = true
+		}
+	}
+	for _, tv := range g.info.Types {
+		if it, ok := tv.Type.Underlying().(*types.Interface); ok {
+			for i := 0; i < it.NumMethods(); i++ {
+				ix.ifaceFns[it.Method(i).Name()] = true
+			}
+		}
+	}
+	g.calls = ix
+	return ix
+}
+
+// callerConsts returns the constant strings that the calls of the
+// function whose parameter v is pass in its place, when every call passes
+// one (or a parameter that callerConsts resolves in turn), and the
+// function is unexported, of this package, and only called directly.
+func (g *Engine) callerConsts(v *types.Var) ([]string, bool) {
+	return g.callerConstsDepth(v, 3, map[*types.Var]bool{})
+}
+
+func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]bool) ([]string, bool) {
+	ix := g.callIndex()
+	ps, ok := ix.params[v]
+	if !ok || depth == 0 || seen[v] || ix.set[v] || ps.fn.Exported() || ps.fn.Pkg() != g.pkg || ix.escapes[ps.fn] || len(ix.calls[ps.fn]) == 0 {
+		return nil, false
+	}
+	if ps.fn.Signature().Variadic() && ps.idx == ps.fn.Signature().Params().Len()-1 {
+		return nil, false
+	}
+	if recv := ps.fn.Signature().Recv(); recv != nil && ix.ifaceFns[ps.fn.Name()] {
+		// An interface of the package may call the method dynamically.
+		return nil, false
+	}
+	seen[v] = true
+	var out []string
+	for _, call := range ix.calls[ps.fn] {
+		if ps.idx >= len(call.Args) || call.Ellipsis.IsValid() {
+			return nil, false
+		}
+		arg := call.Args[ps.idx]
+		if tv := g.info.Types[arg]; tv.Value != nil {
+			s, ok := constString(tv.Value)
+			if !ok {
+				return nil, false
+			}
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			continue
+		}
+		id, ok := ast.Unparen(arg).(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		pv, ok := g.info.Uses[id].(*types.Var)
+		if !ok {
+			return nil, false
+		}
+		more, ok := g.callerConstsDepth(pv, depth-1, seen)
+		if !ok {
+			return nil, false
+		}
+		for _, s := range more {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out, len(out) > 0
+}
