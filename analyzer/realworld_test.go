@@ -72,7 +72,8 @@ import (
 //	               function and in helpers of another package handed
 //	               the pipeline that package's NewTxPipeline makes
 //	  replaced     keys made from templates whose placeholders
-//	               strings.Replace fills, one after the other
+//	               strings.Replace fills, one after the other; a
+//	               script template whose placeholder it fills
 //	  txfunc       a project's transaction methods that run the caller's
 //	               function in TxPipelined, on a TxPipeline they make, or
 //	               in a Watch of the caller's keys

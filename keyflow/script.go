@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -91,6 +93,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if ref, ok := g.scriptOfCall(e, x, name); ok {
 			return ref, true
 		}
+		// strings.Replace(tmpl, "{KEY_NAMESPACE}", prefix, 1)
+		if src, ok := g.replacedScript(e, x, name); ok {
+			return src, true
+		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
 		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
 			switch {
@@ -165,6 +171,48 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 					}
 				}
 			}
+		}
+	}
+	return ScriptRef{}, false
+}
+
+// replacedScript returns the script that strings.Replace or ReplaceAll
+// makes of a script template, a constant placeholder replaced by a value
+// with literal text (split-commons' ClearAll puts its key namespace into
+// the script's KEYS pattern so). The value may have several: the first
+// with a literal text stands for them all, as the checks read what the
+// script does, which the text put in does not change. A value with no
+// literal text leaves the script unknown.
+func (g *Engine) replacedScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || fn.Name() != "Replace" && fn.Name() != "ReplaceAll" || len(call.Args) < 3 {
+		return ScriptRef{}, false
+	}
+	ov := g.info.Types[call.Args[1]].Value
+	if ov == nil || ov.Kind() != constant.String || constant.StringVal(ov) == "" {
+		return ScriptRef{}, false
+	}
+	old := constant.StringVal(ov)
+	n := -1
+	if len(call.Args) == 4 {
+		cv := g.info.Types[call.Args[3]].Value
+		if cv == nil {
+			return ScriptRef{}, false
+		}
+		c, ok := constInt(cv)
+		if !ok {
+			return ScriptRef{}, false
+		}
+		n = int(c)
+	}
+	tmpl, ok := g.scriptOf(e, call.Args[0], name)
+	if !ok || e == nil {
+		return ScriptRef{}, false
+	}
+	for _, v := range e.keys(call.Args[2]) {
+		if text, ok := v.Key.Literal(); ok {
+			tmpl.Src = strings.Replace(tmpl.Src, old, text, n)
+			return tmpl, true
 		}
 	}
 	return ScriptRef{}, false

@@ -1,5 +1,5 @@
-// Package replaced builds keys from templates whose placeholders
-// strings.Replace fills with a name.
+// Package replaced builds keys, and scripts, from templates whose
+// placeholders strings.Replace fills with a name.
 package replaced
 
 import (
