@@ -82,7 +82,9 @@ import (
 //	               []interface{} of fixed keys, keys a loop appends and
 //	               ARGV; a script that pushes to a key built from ARGV
 //	               only where it equals an element of KEYS; a key
-//	               written piece by piece into a bytes.Buffer
+//	               written piece by piece into a bytes.Buffer; keys
+//	               and ARGV built once into a struct field, its last
+//	               element set again before each run
 //	  formatkeys   keys made by a helper that formats its caller's
 //	               template: prefix + fmt.Sprintf(tmpl, params...)
 func TestRealWorld(t *testing.T) {

@@ -401,6 +401,8 @@ func (w *walker) collection(v ssa.Value, depth int) coll {
 				if a := w.l.binding(x); a != nil {
 					return w.cell(a, depth)
 				}
+			case *ssa.FieldAddr:
+				return w.fieldColl(x, depth)
 			}
 		}
 	case *ssa.Call:

@@ -17,8 +17,9 @@ import (
 // initial values (where a test package's closures live). A question about
 // an expression needs the unit holding it, the units that call or name a
 // needed function (whose arguments its parameters stand for), what those
-// call (whose results they use), and, where a needed unit receives from a
-// channel, the units that send on one. The rest are declared without a
+// call (whose results they use), where a needed unit receives from a
+// channel, the units that send on one, and where it reads a field that
+// holds a list of strings, every unit that names the field (fieldColl). The rest are declared without a
 // body, as functions of other packages are.
 
 // unitGraph is the package's units and how they refer to each other.
@@ -32,6 +33,10 @@ type unitGraph struct {
 	// that receive.
 	senders  []ast.Node
 	receives map[ast.Node]bool
+	// listFields are the units that name each of the package's fields of
+	// type []string or []interface{}; readsList those each unit names.
+	listFields map[*types.Var][]ast.Node
+	readsList  map[ast.Node][]*types.Var
 }
 
 // unitGraph returns the package's units, indexed on first use.
@@ -40,9 +45,11 @@ func (g *Engine) unitGraph() *unitGraph {
 		return g.ssaUnits
 	}
 	u := &unitGraph{
-		calls:    map[ast.Node][]ast.Node{},
-		callers:  map[ast.Node][]ast.Node{},
-		receives: map[ast.Node]bool{},
+		calls:      map[ast.Node][]ast.Node{},
+		callers:    map[ast.Node][]ast.Node{},
+		receives:   map[ast.Node]bool{},
+		listFields: map[*types.Var][]ast.Node{},
+		readsList:  map[ast.Node][]*types.Var{},
 	}
 	declOf := map[*types.Func]ast.Node{}
 	for _, f := range g.files {
@@ -72,6 +79,7 @@ func (g *Engine) unitGraph() *unitGraph {
 	for _, unit := range u.units {
 		named := map[ast.Node]bool{}
 		sends := false
+		fields := map[*types.Var]bool{}
 		ast.Inspect(unit, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.Ident:
@@ -79,6 +87,11 @@ func (g *Engine) unitGraph() *unitGraph {
 					if d := declOf[fn.Origin()]; d != nil && d != unit {
 						named[d] = true
 					}
+				}
+				if v, ok := g.info.Uses[n].(*types.Var); ok && v.IsField() && v.Pkg() == g.pkg && isKeyList(v.Type()) && !fields[v] {
+					fields[v] = true
+					u.listFields[v] = append(u.listFields[v], unit)
+					u.readsList[unit] = append(u.readsList[unit], v)
 				}
 			case *ast.SendStmt:
 				sends = true
@@ -155,7 +168,33 @@ func (u *unitGraph) needed(seeds []ast.Node) map[ast.Node]bool {
 			break
 		}
 	}
+	done := map[*types.Var]bool{}
+	for more := true; more; {
+		more = false
+		for n := range out {
+			for _, f := range u.readsList[n] {
+				if !done[f] {
+					done[f] = true
+					more = true
+					grow(u.listFields[f])
+				}
+			}
+		}
+	}
 	return out
+}
+
+// isKeyList reports whether t is []string or []interface{}.
+func isKeyList(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	if isStringType(s.Elem()) {
+		return true
+	}
+	it, ok := s.Elem().Underlying().(*types.Interface)
+	return ok && it.Empty()
 }
 
 // bodiless returns the package's files and types as the SSA builder is to

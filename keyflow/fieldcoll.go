@@ -1,0 +1,176 @@
+package keyflow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A slice held in a struct field, built once where the struct is made and
+// sent whole later:
+//
+//	args := make([]interface{}, 0, len(jobNames)+4)
+//	args = append(args, requeueKey, redisKeyDead(ns))
+//	for _, jobName := range jobNames {
+//		args = append(args, redisKeyJobs(ns, jobName))
+//	}
+//	args = append(args, redisKeyJobsPrefix(ns), 0)
+//	return &requeuer{..., redisRequeueArgs: args}
+//	...
+//	r.redisRequeueArgs[len(r.redisRequeueArgs)-1] = nowEpochSeconds()
+//	r.redisRequeueScript.Do(conn, r.redisRequeueArgs...)
+//
+// The field holds what its one write stores, as the writing function
+// builds it. A store into one of its elements at a constant index, or at
+// len(field) - c, replaces that element when the elements before it (or
+// after it) are one each; any other write into the field's elements, or
+// a use that may write them (handing the slice to a function that is not
+// a client's), leaves it open.
+
+// fieldColl returns what a slice field of the package holds.
+func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
+	f := fieldVar(fa)
+	if f == nil || f.Pkg() != w.l.g.pkg || w.busy[fa] {
+		return coll{open: true}
+	}
+	if _, ok := f.Type().Underlying().(*types.Slice); !ok {
+		return coll{open: true}
+	}
+	writes, bad := w.l.g.fieldWrites()
+	ws := writes[f]
+	if bad[f] || len(ws) != 1 || ws[0].decl == nil {
+		return coll{open: true}
+	}
+	v := w.l.valueOf(ws[0].value)
+	if v == nil {
+		return coll{open: true}
+	}
+	w.busy[fa] = true
+	defer delete(w.busy, fa)
+	inner := &walker{l: w.l, busy: w.busy, into: w.into}
+	c := inner.collection(v, depth+1)
+	if c.open || pending(c) {
+		return coll{open: true}
+	}
+	return w.l.fieldStores(f, c)
+}
+
+// fieldVar returns the field that a FieldAddr addresses.
+func fieldVar(fa *ssa.FieldAddr) *types.Var {
+	p, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// fieldStores applies to c the stores into the elements of field f that
+// the package's functions make, or opens it.
+func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
+	for _, fn := range l.funcs {
+		for _, b := range fn.Blocks {
+			for _, ins := range b.Instrs {
+				fa, ok := ins.(*ssa.FieldAddr)
+				if !ok || fieldVar(fa) != f {
+					continue
+				}
+				for _, r := range *fa.Referrers() {
+					load, ok := r.(*ssa.UnOp)
+					if !ok || load.Op != token.MUL {
+						continue // the one write, or a DebugRef
+					}
+					for _, u := range *load.Referrers() {
+						switch u := u.(type) {
+						case *ssa.IndexAddr:
+							if !l.storeElem(u, c) {
+								return coll{open: true}
+							}
+						case *ssa.Call:
+							if b, ok := u.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+								continue
+							}
+							if !l.isKeySink(u) {
+								return coll{open: true}
+							}
+						case *ssa.Slice:
+							return coll{open: true}
+						}
+					}
+				}
+			}
+		}
+	}
+	return c
+}
+
+// storeElem replaces the element of c that a store through ia writes, at
+// a constant index or at len(x) - k, and reports false when it cannot
+// tell which element that is. An IndexAddr that is only read is no write.
+func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, c coll) bool {
+	var val ssa.Value
+	for _, r := range *ia.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == ia {
+				val = r.Val
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	if val == nil {
+		return true
+	}
+	i, fromEnd, ok := elemIndex(ia.Index, len(c.elems))
+	if !ok || i < 0 || i >= len(c.elems) {
+		return false
+	}
+	// Elements that stand for many may be any number: an index from the
+	// start is sure only before the first, one from the end only after
+	// the last.
+	span := c.elems[:i+1]
+	if fromEnd {
+		span = c.elems[i:]
+	}
+	for _, el := range span {
+		if el.many {
+			return false
+		}
+	}
+	c.elems[i] = sElem{v: val}
+	return true
+}
+
+// elemIndex returns the index that an SSA index value gives in a
+// collection of n elements: a constant, or len(x) - k, from the end.
+func elemIndex(x ssa.Value, n int) (i int, fromEnd, ok bool) {
+	switch x := x.(type) {
+	case *ssa.Const:
+		if x.Value == nil {
+			return 0, false, false
+		}
+		i, ok := constInt(x.Value)
+		return int(i), false, ok
+	case *ssa.BinOp:
+		k, ok := x.Y.(*ssa.Const)
+		if x.Op != token.SUB || !ok || k.Value == nil {
+			return 0, false, false
+		}
+		call, ok := x.X.(*ssa.Call)
+		if !ok {
+			return 0, false, false
+		}
+		if b, isB := call.Call.Value.(*ssa.Builtin); !isB || b.Name() != "len" {
+			return 0, false, false
+		}
+		d, ok := constInt(k.Value)
+		return n - int(d), true, ok
+	}
+	return 0, false, false
+}
