@@ -117,8 +117,11 @@ func oneAtEachCall(ds []diag) []diag {
 //     be a guess. Keys that a listing command's reply holds (SCAN, KEYS,
 //     the members of an index set: keyflow.Listed) are the exception:
 //     they are different keys the server holds, which may span slots
-//     whatever their text. Keys that provably differ (cross-slot) are
-//     reported whatever they are built from.
+//     whatever their text. So are keys of one template with no literal
+//     text, one value joined to others (keyflow.Prefixed): s.ns + code
+//     and s.ns + refresh are two keys of the namespace, as "ns:" + code
+//     and "ns:" + refresh are. Keys that provably differ (cross-slot)
+//     are reported whatever they are built from.
 func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	groups = dropPlaceholders(groups)
 	if len(groups) < 2 {
@@ -132,7 +135,7 @@ func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	for _, g := range groups {
 		var alts keyflow.Group
 		for _, v := range g {
-			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) {
+			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) || keyflow.Prefixed(v.Key) {
 				alts = append(alts, v)
 			}
 		}

@@ -42,8 +42,9 @@ import (
 //	               parameter or a field, whose keys are still checked
 //	  paramkeys    a parameter passed on as a key beside keys the
 //	               function builds, which may differ among themselves; session
-//	               keys written into a bytebufferpool buffer, renamed
-//	               from one id to another
+//	               keys written into a bytebufferpool buffer, or a
+//	               configured prefix joined to the id, renamed from one
+//	               id to another
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
 //	  filled       slices made and filled by index, []interface{} grown
@@ -56,7 +57,9 @@ import (
 //	               parameter, the ids handed to a helper's MGET);
 //	               keys a helper lists with SCAN by its caller's pattern
 //	               and returns
-//	  prefixed     a caller's prefix joined to each element of a slice
+//	  prefixed     a caller's prefix joined to each element of a slice;
+//	               a store's namespace joined to tokens in one
+//	               MULTI/EXEC; one prefix of two read by one transaction
 //	  chankeys     keys sent in structs over a channel to a batcher
 //	  fieldwriters a field set from a parameter and to literals, read
 //	               twice: one object's one value

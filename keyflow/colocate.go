@@ -78,18 +78,34 @@ func count[T any](lists [][]T, limit int) int {
 
 // Colocate gives the verdict on groups of alternatives: the worst over
 // their combinations (at most 64 are tried), and the combination that has
-// it.
+// it. Groups that are the same alternatives, built at the same places,
+// are one value used again (a variable read by each command of a
+// transaction): they take the same alternative in each combination.
 func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 	var worst keyspace.Colocation
 	var worstKeys []Value
-	lists := make([][]Value, len(groups))
+	rep := make([]int, len(groups)) // the first group that is the same
+	var lists [][]Value
+	slot := map[int]int{} // a representative's index in lists
 	for i, g := range groups {
-		lists[i] = g
+		rep[i] = i
+		for j := range i {
+			if rep[j] == j && sameGroup(groups[j], g) {
+				rep[i] = j
+				break
+			}
+		}
+		if rep[i] == i {
+			slot[i] = len(lists)
+			lists = append(lists, g)
+		}
 	}
-	combos(lists, maxCombos, func(chosen []Value) bool {
-		keys := make([]keyspace.Key, len(chosen))
-		for i, v := range chosen {
-			keys[i] = v.Key
+	combos(lists, maxCombos, func(picked []Value) bool {
+		chosen := make([]Value, len(groups))
+		keys := make([]keyspace.Key, len(groups))
+		for i := range groups {
+			chosen[i] = picked[slot[rep[i]]]
+			keys[i] = chosen[i].Key
 		}
 		col := keyspace.Colocate(keys...)
 		if worstKeys == nil || col.Verdict > worst.Verdict {
@@ -98,6 +114,20 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 		return worst.Verdict != keyspace.Different
 	})
 	return worst, worstKeys
+}
+
+// sameGroup reports whether two groups are the same alternatives, each
+// built at the same place.
+func sameGroup(a, b Group) bool {
+	if len(a) != len(b) || len(a) < 2 {
+		return false
+	}
+	for i := range a {
+		if a[i].Pos != b[i].Pos || !a[i].Key.Equal(b[i].Key) {
+			return false
+		}
+	}
+	return true
 }
 
 // concatAlts is every a followed by every b, built at pos.
@@ -124,4 +154,13 @@ func HasShape(k keyspace.Key) bool {
 		}
 	}
 	return false
+}
+
+// Prefixed reports whether a key with no literal text is one value
+// followed by others: a namespace, a prefix or a field that the code
+// names (an unknown with an identity), joined to an id, as s.ns + code.
+// Two such keys of one prefix are keys of one template, whose varying
+// part may put them in different slots.
+func Prefixed(k keyspace.Key) bool {
+	return len(k.Parts) >= 2 && k.Parts[0].Unknown && k.Parts[0].ID != "" && !isParamID(k.Parts[0].ID)
 }
