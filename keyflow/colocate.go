@@ -2,6 +2,7 @@ package keyflow
 
 import (
 	"go/token"
+	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
 )
@@ -78,34 +79,18 @@ func count[T any](lists [][]T, limit int) int {
 
 // Colocate gives the verdict on groups of alternatives: the worst over
 // their combinations (at most 64 are tried), and the combination that has
-// it. Groups that are the same alternatives, built at the same places,
-// are one value used again (a variable read by each command of a
-// transaction): they take the same alternative in each combination.
+// it.
 func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 	var worst keyspace.Colocation
 	var worstKeys []Value
-	rep := make([]int, len(groups)) // the first group that is the same
-	var lists [][]Value
-	slot := map[int]int{} // a representative's index in lists
+	lists := make([][]Value, len(groups))
 	for i, g := range groups {
-		rep[i] = i
-		for j := range i {
-			if rep[j] == j && sameGroup(groups[j], g) {
-				rep[i] = j
-				break
-			}
-		}
-		if rep[i] == i {
-			slot[i] = len(lists)
-			lists = append(lists, g)
-		}
+		lists[i] = g
 	}
-	combos(lists, maxCombos, func(picked []Value) bool {
-		chosen := make([]Value, len(groups))
-		keys := make([]keyspace.Key, len(groups))
-		for i := range groups {
-			chosen[i] = picked[slot[rep[i]]]
-			keys[i] = chosen[i].Key
+	combos(lists, maxCombos, func(chosen []Value) bool {
+		keys := make([]keyspace.Key, len(chosen))
+		for i, v := range chosen {
+			keys[i] = v.Key
 		}
 		col := keyspace.Colocate(keys...)
 		if worstKeys == nil || col.Verdict > worst.Verdict {
@@ -158,9 +143,14 @@ func HasShape(k keyspace.Key) bool {
 
 // Prefixed reports whether a key with no literal text is one value
 // followed by others: a namespace, a prefix or a field that the code
-// names (an unknown with an identity), joined to an id, as s.ns + code.
+// names (an unknown with an identity of its own, not a piece of a value
+// the function computes, "v@pos#n"), joined to an id, as s.ns + code.
 // Two such keys of one prefix are keys of one template, whose varying
 // part may put them in different slots.
 func Prefixed(k keyspace.Key) bool {
-	return len(k.Parts) >= 2 && k.Parts[0].Unknown && k.Parts[0].ID != "" && !isParamID(k.Parts[0].ID)
+	if len(k.Parts) < 2 || !k.Parts[0].Unknown {
+		return false
+	}
+	id := k.Parts[0].ID
+	return id != "" && !isParamID(id) && !strings.Contains(id, "@")
 }

@@ -97,7 +97,15 @@ func (g *Engine) segmentKeys(s *Func, tx *Tx, keys []Group, sites []*Site) []Gro
 		if site.Tx != nil {
 			continue
 		}
-		keys = append(keys, site.Keys...)
+		before := len(keys)
+		for _, grp := range site.Keys {
+			// A key of several alternatives that an earlier command read
+			// too is one value read again: the transaction reads and trims
+			// one key, whichever it is, not two.
+			if !slices.ContainsFunc(keys[:before], func(k Group) bool { return sameGroup(k, grp) }) {
+				keys = append(keys, grp)
+			}
+		}
 		if g.repeats(s, tx, site) {
 			// Queued at each turn of a loop: the keys as another turn
 			// builds them are in the transaction too.
