@@ -17,6 +17,7 @@
 #   bash scripts/realcode.sh heldout5        # only the fifth held-out batch
 #   bash scripts/realcode.sh heldout6        # only the sixth held-out batch
 #   bash scripts/realcode.sh heldout7        # only the seventh held-out batch
+#   bash scripts/realcode.sh heldout8        # only the eighth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -217,12 +218,35 @@ heldout7=(
 )
 modules+=("${heldout7[@]}")
 
+# The eighth held-out batch, labelled the same way by two sessions at once
+# (queues and brokers; caches, sessions and limiters) before slotlint
+# first ran on it, after a pooled buffer's keys, a raw command's name
+# that callers fill, a slice kept in a field, script templates filled by
+# strings.Replace and keys of one namespace with no literal text were
+# followed; no fix was made for its code before it was measured.
+# `heldout8` names them. keda's scalers package is large: its lint takes
+# minutes.
+heldout8=(
+	"keda|github.com/kedacore/keda/v2@v2.21.0|github.com/kedacore/keda/v2/pkg/scalers"
+	"taylorchu-work|github.com/taylorchu/work@v0.1.3|github.com/taylorchu/work github.com/taylorchu/work/sidekiq github.com/taylorchu/work/middleware/concurrent"
+	"goflow|github.com/s8sg/goflow@v0.1.4|github.com/s8sg/goflow/core/redis-statestore"
+	"redisqueue|github.com/robinjoseph08/redisqueue/v2@v2.1.0|github.com/robinjoseph08/redisqueue/v2"
+	"isfk-cache|github.com/isfk/go-cache/v3@v3.0.5|github.com/isfk/go-cache/v3"
+	"vnm-ratelimiter|github.com/vnmchuo/ratelimiter@v1.1.0|github.com/vnmchuo/ratelimiter github.com/vnmchuo/ratelimiter/middleware/gin"
+	"mrz-go-cache|github.com/mrz1836/go-cache@v1.1.11|github.com/mrz1836/go-cache"
+	"go-session-redis|github.com/go-session/redis/v3@v3.1.0|github.com/go-session/redis/v3"
+	"toolhive|github.com/stacklok/toolhive@v0.24.0|github.com/stacklok/toolhive/pkg/authserver/storage github.com/stacklok/toolhive/pkg/ratelimit github.com/stacklok/toolhive/pkg/ratelimit/internal/bucket github.com/stacklok/toolhive/pkg/transport/session"
+	"forge-streaming|github.com/xraph/forge@v0.7.5|github.com/xraph/forge/extensions/streaming/backends/redis"
+	"redishelper|github.com/Golang-Tools/redishelper/v2@v2.1.0|github.com/Golang-Tools/redishelper/v2/middlewarehelper github.com/Golang-Tools/redishelper/v2/ranker github.com/Golang-Tools/redishelper/v2/hypercount github.com/Golang-Tools/redishelper/v2/bitmapset"
+)
+modules+=("${heldout8[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
 	case "$a" in
-	heldout[2-7])
+	heldout[2-8])
 		declare -n batch=$a
 		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
 		unset -n batch
@@ -230,7 +254,7 @@ for a in "$@"; do
 		;;
 	esac
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout7 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout8 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
