@@ -32,7 +32,8 @@ import (
 //	  functions   Redis 7 function libraries and FCALL
 //	atomicity/  the six atomicity checks: a balance withdrawal, an inventory
 //	            reservation, a counter with a floor and a ceiling, an order
-//	            confirmation, retry loops, go-redis's Watch example, and v8;
+//	            confirmation, retry loops, go-redis's Watch example, v8,
+//	            and v6 (whose tx.Pipelined is MULTI/EXEC) beside v7;
 //	            watchmisuse: watch-in-multi and pooled-transaction
 //	ignore        //slotlint:ignore directives (ignore-directive), run
 //	              with the cross-slot family whose findings they suppress

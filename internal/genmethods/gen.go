@@ -34,6 +34,9 @@ type Client struct {
 	// functions that parse a URL into a cluster client's options.
 	Options     [][2]string
 	ClusterURLs []string
+	// Specials are this client's own specials, beside those of every
+	// go-redis (specials).
+	Specials []special
 }
 
 // goRedisTypes are the roles of go-redis's types, the same in v8 and v9.
@@ -74,7 +77,16 @@ var Clients = []Client{
 	// from 0 at the first one after the receiver, so every selector is one
 	// less than v8's for the same method.
 	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes},
-	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes},
+	//
+	// v6's Tx.Pipeline and Tx.Pipelined queue in MULTI/EXEC, as
+	// TxPipelined does ("Pipelined executes commands queued in the fn in a
+	// transaction"); from v7 on they send a plain pipeline.
+	// internal/matrix's TestTxPipelinedOfWatch shows both on a live
+	// cluster.
+	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes, Specials: []special{
+		sp("Tx.Pipelined", "", ruleset.KindTxPipelined, "", 1, nil, ""),
+		sp("Tx.Pipeline", "", ruleset.KindTxPipeline, "", -1, nil, ""),
+	}},
 }
 
 // An API is a loaded, type-checked package with the syntax of its files.
@@ -438,7 +450,7 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 	}
 	conts := containers(cmds)
 	have := map[string]bool{}
-	for _, s := range specials {
+	for _, s := range append(slices.Clone(specials), c.Specials...) {
 		qualified := func(recv string) bool { return false }
 		targets := api.Targets(s.name, qualified)
 		if len(targets) == 0 {

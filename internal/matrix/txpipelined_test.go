@@ -1,0 +1,88 @@
+package matrix
+
+import (
+	"context"
+	"testing"
+
+	redis6 "github.com/go-redis/redis"
+	redis7 "github.com/go-redis/redis/v7"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// TestTxPipelinedOfWatch shows what rules.yaml says of go-redis v6's and
+// v7's Tx.Pipelined, on a live cluster: in v6 it queues the function's
+// commands in MULTI/EXEC, so a write to the watched key between WATCH and
+// EXEC fails the transaction (TxFailedErr) and its SET is not applied; in
+// v7 it sends a plain pipeline, which WATCH does not guard: the SET is
+// applied. (v7, like v8 and v9, has TxPipelined for the transaction.)
+func TestTxPipelinedOfWatch(t *testing.T) {
+	c := redistest.Shared(t)
+	l, err := newLab(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.rdb.Close()
+	ctx := context.Background()
+	const key = "{stock}:watched"
+	// other writes the watched key from another connection, between the
+	// WATCH and what the function of Watch sends.
+	other := func() error { return l.rdb.Set(ctx, key, "other", 0).Err() }
+	final := func() string {
+		t.Helper()
+		v, err := l.rdb.Get(ctx, key).Result()
+		if err != nil && err != redis.Nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+
+	t.Run("v6", func(t *testing.T) {
+		if err := l.rdb.Set(ctx, key, "start", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		cl := goRedis6Cluster(l.env)
+		defer cl.Close()
+		err := cl.Watch(func(tx *redis6.Tx) error {
+			if err := other(); err != nil {
+				return err
+			}
+			_, err := tx.Pipelined(func(pipe redis6.Pipeliner) error {
+				pipe.Set(key, "tx", 0)
+				return nil
+			})
+			return err
+		}, key)
+		if err != redis6.TxFailedErr {
+			t.Fatalf("Watch of v6's tx.Pipelined returned %v, want redis.TxFailedErr: its commands are in MULTI/EXEC", err)
+		}
+		if got := final(); got != "other" {
+			t.Fatalf("%s = %q after v6's failed transaction, want %q", key, got, "other")
+		}
+	})
+
+	t.Run("v7", func(t *testing.T) {
+		if err := l.rdb.Set(ctx, key, "start", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		cl := goRedis7Cluster(l.env)
+		defer cl.Close()
+		err := cl.Watch(func(tx *redis7.Tx) error {
+			if err := other(); err != nil {
+				return err
+			}
+			_, err := tx.Pipelined(func(pipe redis7.Pipeliner) error {
+				pipe.Set(key, "tx", 0)
+				return nil
+			})
+			return err
+		}, key)
+		if err != nil {
+			t.Fatalf("Watch of v7's tx.Pipelined returned %v, want no error: it sends a plain pipeline", err)
+		}
+		if got := final(); got != "tx" {
+			t.Fatalf("%s = %q after v7's plain pipeline, want %q", key, got, "tx")
+		}
+	})
+}
