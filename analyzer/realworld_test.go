@@ -49,7 +49,8 @@ import (
 //	  scriptruns   one script run from several places, each run checked
 //	  filled       slices made and filled by index, []interface{} grown
 //	               in loops and spread into MSET or a raw Do, redigo's
-//	               Args.AddFlat of a slice
+//	               Args.AddFlat of a slice; EVALSHA of a digest written in
+//	               the code, its ARGV filled by index
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
 //	               redigo's redis.Values over Do("SMEMBERS", ...), and

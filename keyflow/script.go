@@ -342,6 +342,24 @@ func (g *Engine) scriptsBySHA() map[string]ScriptRef {
 			return true
 		})
 	}
+	// A constant of the package that holds Lua is its digest's script,
+	// however the package loads it (a raw SCRIPT LOAD in a helper): a
+	// digest written in the code that equals its SHA1 names it.
+	scope := g.pkg.Scope()
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok || c.Val().Kind() != constant.String {
+			continue
+		}
+		src := constant.StringVal(c.Val())
+		if !strings.Contains(src, "redis.call") && !strings.Contains(src, "redis.pcall") {
+			continue
+		}
+		sum := hex.EncodeToString(func() []byte { s := sha1.Sum([]byte(src)); return s[:] }())
+		if _, ok := g.scripts.bySHA[sum]; !ok {
+			g.scripts.bySHA[sum] = ScriptRef{Name: name, Src: src, Pos: c.Pos()}
+		}
+	}
 	return g.scripts.bySHA
 }
 

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -1120,6 +1121,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	type item struct {
 		alts []Value
 		text string
+		many bool // one of the elements a loop adds
 	}
 	var items []item
 	for _, a := range call.Args[m.Args.Param : len(call.Args)-1] {
@@ -1155,8 +1157,9 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			items = append(items, it)
 			continue
 		}
+		it.many = true
 		run = append(run, it)
-		again = append(again, item{alts: e.again(el), text: it.text})
+		again = append(again, item{alts: e.again(el), text: it.text, many: true})
 	}
 	flush()
 	if len(items) == 0 || items[0].text == "" {
@@ -1185,6 +1188,34 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 	}
 	setFlags(site, cmd)
+	// EVAL and EVALSHA of a script the package holds: its KEYS, the
+	// elements the numkeys argument counts, and its ARGV, in whatever
+	// number the loops add.
+	switch strings.ToLower(argv[0]) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro":
+		n, err := strconv.Atoi(argv[min(2, len(argv)-1)])
+		if len(items) < 3 || err != nil || n < 0 || 3+n > len(items) || slices.ContainsFunc(items[:3+n], func(it item) bool { return it.many }) {
+			break
+		}
+		ref, ok := g.scriptsBySHA()[argv[1]], false
+		if strings.HasPrefix(strings.ToLower(argv[0]), "evalsha") {
+			ok = ref.Src != ""
+		} else if argv[1] != "" {
+			ref, ok = ScriptRef{Name: "script", Src: argv[1], Pos: items[1].alts[0].Pos}, true
+		}
+		if !ok {
+			break
+		}
+		run := &ScriptRun{Ref: ref, Cluster: g.clusterCapable(receiver(call)), ReadOnly: g.readOnlyCommand(argv[0])}
+		for _, it := range items[3 : 3+n] {
+			run.Keys = append(run.Keys, it.alts)
+		}
+		for _, it := range items[3+n:] {
+			run.Args = append(run.Args, it.alts)
+			run.ArgsOpen = run.ArgsOpen || it.many
+		}
+		site.Script = run
+	}
 	return true
 }
 
