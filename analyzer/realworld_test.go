@@ -57,7 +57,7 @@ import (
 //	               over Do(command, ...) with the range command a
 //	               parameter, the ids handed to a helper's MGET);
 //	               keys a helper lists with SCAN by its caller's pattern
-//	               and returns
+//	               and returns; KEYS's reply filtered in a loop
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction

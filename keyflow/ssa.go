@@ -841,6 +841,15 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 	if keys, ok := l.listedKeys(v); ok {
 		return keys, nil
 	}
+	// An element of a listing command's reply, as a range over it reads
+	// it (for _, key := range keys): one of the keys the reply holds.
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if ia, ok := u.X.(*ssa.IndexAddr); ok {
+			if keys, ok := l.listedKeys(ia.X); ok {
+				return keys, nil
+			}
+		}
+	}
 	if x := l.exprOf(v); x != nil {
 		if ev := l.evaluator(e, v.Parent()); ev != nil {
 			alts := ev.keys(x)
