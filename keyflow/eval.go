@@ -771,28 +771,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 // 1). The unknown parts are taken not to hold the text: a placeholder is
 // the template's, not a name's.
 func (e *evaluator) replace(call *ast.CallExpr) ([]Value, bool) {
-	if len(call.Args) < 3 {
+	old, n, ok := replaceArgs(e.g.info, call)
+	if !ok {
 		return nil, false
-	}
-	tv := e.g.info.Types[call.Args[1]]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
-		return nil, false
-	}
-	old := constant.StringVal(tv.Value)
-	if old == "" {
-		return nil, false
-	}
-	n := -1
-	if len(call.Args) == 4 {
-		c := e.g.info.Types[call.Args[3]]
-		if c.Value == nil {
-			return nil, false
-		}
-		v, ok := constInt(c.Value)
-		if !ok {
-			return nil, false
-		}
-		n = int(v)
 	}
 	var out []Value
 	for _, s := range e.keys(call.Args[0]) {
@@ -804,6 +785,32 @@ func (e *evaluator) replace(call *ast.CallExpr) ([]Value, bool) {
 		}
 	}
 	return out, len(out) > 0
+}
+
+// replaceArgs returns the constant placeholder of strings.Replace(s, old,
+// new, n) or ReplaceAll(s, old, new), and how many it replaces (-1: all);
+// false when either is not a constant, or old is empty.
+func replaceArgs(info *types.Info, call *ast.CallExpr) (old string, n int, ok bool) {
+	if len(call.Args) < 3 {
+		return "", 0, false
+	}
+	ov := info.Types[call.Args[1]].Value
+	if ov == nil || ov.Kind() != constant.String || constant.StringVal(ov) == "" {
+		return "", 0, false
+	}
+	n = -1
+	if len(call.Args) == 4 {
+		cv := info.Types[call.Args[3]].Value
+		if cv == nil {
+			return "", 0, false
+		}
+		c, ok := constInt(cv)
+		if !ok {
+			return "", 0, false
+		}
+		n = int(c)
+	}
+	return constant.StringVal(ov), n, true
 }
 
 // replaceIn replaces the first n (all, n < 0) matches of old in the

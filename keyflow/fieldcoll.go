@@ -34,7 +34,8 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 	if f == nil || f.Pkg() != w.l.g.pkg || w.busy[fa] {
 		return coll{open: true}
 	}
-	if _, ok := f.Type().Underlying().(*types.Slice); !ok {
+	if !isKeyList(f.Type()) {
+		// The SSA layer builds the writers of these fields only.
 		return coll{open: true}
 	}
 	writes, bad := w.l.g.fieldWrites()
@@ -87,7 +88,7 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 					for _, u := range *load.Referrers() {
 						switch u := u.(type) {
 						case *ssa.IndexAddr:
-							if !l.storeElem(u, c) {
+							if !l.storeElem(u, f, c) {
 								return coll{open: true}
 							}
 						case *ssa.Call:
@@ -97,7 +98,10 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 							if !l.isKeySink(u) {
 								return coll{open: true}
 							}
-						case *ssa.Slice:
+						case *ssa.DebugRef:
+						default:
+							// Kept in a variable, re-sliced, converted:
+							// its elements may be written elsewhere.
 							return coll{open: true}
 						}
 					}
@@ -111,7 +115,7 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 // storeElem replaces the element of c that a store through ia writes, at
 // a constant index or at len(x) - k, and reports false when it cannot
 // tell which element that is. An IndexAddr that is only read is no write.
-func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, c coll) bool {
+func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) bool {
 	var val ssa.Value
 	for _, r := range *ia.Referrers() {
 		switch r := r.(type) {
@@ -127,7 +131,7 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, c coll) bool {
 	if val == nil {
 		return true
 	}
-	i, fromEnd, ok := elemIndex(ia.Index, len(c.elems))
+	i, fromEnd, ok := elemIndex(ia.Index, f, len(c.elems))
 	if !ok || i < 0 || i >= len(c.elems) {
 		return false
 	}
@@ -148,8 +152,9 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, c coll) bool {
 }
 
 // elemIndex returns the index that an SSA index value gives in a
-// collection of n elements: a constant, or len(x) - k, from the end.
-func elemIndex(x ssa.Value, n int) (i int, fromEnd, ok bool) {
+// collection of n elements held in field f: a constant, or len(f) - k,
+// from the end.
+func elemIndex(x ssa.Value, f *types.Var, n int) (i int, fromEnd, ok bool) {
 	switch x := x.(type) {
 	case *ssa.Const:
 		if x.Value == nil {
@@ -166,7 +171,14 @@ func elemIndex(x ssa.Value, n int) (i int, fromEnd, ok bool) {
 		if !ok {
 			return 0, false, false
 		}
-		if b, isB := call.Call.Value.(*ssa.Builtin); !isB || b.Name() != "len" {
+		if b, isB := call.Call.Value.(*ssa.Builtin); !isB || b.Name() != "len" || len(call.Call.Args) != 1 {
+			return 0, false, false
+		}
+		load, ok := call.Call.Args[0].(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			return 0, false, false
+		}
+		if fa, ok := load.X.(*ssa.FieldAddr); !ok || fieldVar(fa) != f {
 			return 0, false, false
 		}
 		d, ok := constInt(k.Value)

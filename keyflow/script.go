@@ -185,25 +185,12 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 // literal text leaves the script unknown.
 func (g *Engine) replacedScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
 	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || fn.Name() != "Replace" && fn.Name() != "ReplaceAll" || len(call.Args) < 3 {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || fn.Name() != "Replace" && fn.Name() != "ReplaceAll" {
 		return ScriptRef{}, false
 	}
-	ov := g.info.Types[call.Args[1]].Value
-	if ov == nil || ov.Kind() != constant.String || constant.StringVal(ov) == "" {
+	old, n, ok := replaceArgs(g.info, call)
+	if !ok {
 		return ScriptRef{}, false
-	}
-	old := constant.StringVal(ov)
-	n := -1
-	if len(call.Args) == 4 {
-		cv := g.info.Types[call.Args[3]].Value
-		if cv == nil {
-			return ScriptRef{}, false
-		}
-		c, ok := constInt(cv)
-		if !ok {
-			return ScriptRef{}, false
-		}
-		n = int(c)
 	}
 	tmpl, ok := g.scriptOf(e, call.Args[0], name)
 	if !ok || e == nil {
@@ -336,8 +323,7 @@ func (g *Engine) scriptsBySHA() map[string]ScriptRef {
 				if id := IdentOf(ast.Unparen(call.Args[m.Script])); id != nil {
 					name = id.Name
 				}
-				sum := sha1.Sum([]byte(src))
-				g.scripts.bySHA[hex.EncodeToString(sum[:])] = ScriptRef{Name: name, Src: src, Pos: call.Args[m.Script].Pos()}
+				g.scripts.bySHA[digest(src)] = ScriptRef{Name: name, Src: src, Pos: call.Args[m.Script].Pos()}
 			}
 			return true
 		})
@@ -355,12 +341,17 @@ func (g *Engine) scriptsBySHA() map[string]ScriptRef {
 		if !strings.Contains(src, "redis.call") && !strings.Contains(src, "redis.pcall") {
 			continue
 		}
-		sum := hex.EncodeToString(func() []byte { s := sha1.Sum([]byte(src)); return s[:] }())
-		if _, ok := g.scripts.bySHA[sum]; !ok {
-			g.scripts.bySHA[sum] = ScriptRef{Name: name, Src: src, Pos: c.Pos()}
+		if _, ok := g.scripts.bySHA[digest(src)]; !ok {
+			g.scripts.bySHA[digest(src)] = ScriptRef{Name: name, Src: src, Pos: c.Pos()}
 		}
 	}
 	return g.scripts.bySHA
+}
+
+// digest is the SHA1 of a script, as EVALSHA names it.
+func digest(src string) string {
+	sum := sha1.Sum([]byte(src))
+	return hex.EncodeToString(sum[:])
 }
 
 // scriptAlts returns the scripts that a local variable holds when each of

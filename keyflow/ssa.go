@@ -1202,8 +1202,11 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	// number the loops add.
 	switch strings.ToLower(argv[0]) {
 	case "eval", "evalsha", "eval_ro", "evalsha_ro":
-		n, err := strconv.Atoi(argv[min(2, len(argv)-1)])
-		if len(items) < 3 || err != nil || n < 0 || 3+n > len(items) || slices.ContainsFunc(items[:3+n], func(it item) bool { return it.many }) {
+		if len(items) < 3 {
+			break
+		}
+		n, err := strconv.Atoi(argv[2])
+		if err != nil || n < 0 || 3+n > len(items) || slices.ContainsFunc(items[:3+n], func(it item) bool { return it.many }) {
 			break
 		}
 		ref, ok := g.scriptsBySHA()[argv[1]], false

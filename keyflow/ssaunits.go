@@ -19,8 +19,9 @@ import (
 // needed function (whose arguments its parameters stand for), what those
 // call (whose results they use), where a needed unit receives from a
 // channel, the units that send on one, and where it reads a field that
-// holds a list of strings, every unit that names the field (fieldColl). The rest are declared without a
-// body, as functions of other packages are.
+// holds a list of strings, every unit that names the field (fieldColl).
+// The rest are declared without a body, as functions of other packages
+// are.
 
 // unitGraph is the package's units and how they refer to each other.
 type unitGraph struct {

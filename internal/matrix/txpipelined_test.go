@@ -38,51 +38,54 @@ func TestTxPipelinedOfWatch(t *testing.T) {
 		return v
 	}
 
-	t.Run("v6", func(t *testing.T) {
+	// run writes the key, runs watch (a Watch whose function first calls
+	// other, then sets the key in tx.Pipelined), and checks its error and
+	// the key's value after it.
+	run := func(t *testing.T, watch func() error, wantErr error, want string) {
 		if err := l.rdb.Set(ctx, key, "start", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
+		if err := watch(); err != wantErr {
+			t.Fatalf("Watch returned %v, want %v", err, wantErr)
+		}
+		if got := final(); got != want {
+			t.Fatalf("%s = %q after Watch, want %q", key, got, want)
+		}
+	}
+
+	t.Run("v6", func(t *testing.T) {
 		cl := goRedis6Cluster(l.env)
 		defer cl.Close()
-		err := cl.Watch(func(tx *redis6.Tx) error {
-			if err := other(); err != nil {
+		// MULTI/EXEC: the transaction fails, its SET is not applied.
+		run(t, func() error {
+			return cl.Watch(func(tx *redis6.Tx) error {
+				if err := other(); err != nil {
+					return err
+				}
+				_, err := tx.Pipelined(func(pipe redis6.Pipeliner) error {
+					pipe.Set(key, "tx", 0)
+					return nil
+				})
 				return err
-			}
-			_, err := tx.Pipelined(func(pipe redis6.Pipeliner) error {
-				pipe.Set(key, "tx", 0)
-				return nil
-			})
-			return err
-		}, key)
-		if err != redis6.TxFailedErr {
-			t.Fatalf("Watch of v6's tx.Pipelined returned %v, want redis.TxFailedErr: its commands are in MULTI/EXEC", err)
-		}
-		if got := final(); got != "other" {
-			t.Fatalf("%s = %q after v6's failed transaction, want %q", key, got, "other")
-		}
+			}, key)
+		}, redis6.TxFailedErr, "other")
 	})
 
 	t.Run("v7", func(t *testing.T) {
-		if err := l.rdb.Set(ctx, key, "start", 0).Err(); err != nil {
-			t.Fatal(err)
-		}
 		cl := goRedis7Cluster(l.env)
 		defer cl.Close()
-		err := cl.Watch(func(tx *redis7.Tx) error {
-			if err := other(); err != nil {
+		// A plain pipeline: no error, the SET is applied.
+		run(t, func() error {
+			return cl.Watch(func(tx *redis7.Tx) error {
+				if err := other(); err != nil {
+					return err
+				}
+				_, err := tx.Pipelined(func(pipe redis7.Pipeliner) error {
+					pipe.Set(key, "tx", 0)
+					return nil
+				})
 				return err
-			}
-			_, err := tx.Pipelined(func(pipe redis7.Pipeliner) error {
-				pipe.Set(key, "tx", 0)
-				return nil
-			})
-			return err
-		}, key)
-		if err != nil {
-			t.Fatalf("Watch of v7's tx.Pipelined returned %v, want no error: it sends a plain pipeline", err)
-		}
-		if got := final(); got != "tx" {
-			t.Fatalf("%s = %q after v7's plain pipeline, want %q", key, got, "tx")
-		}
+			}, key)
+		}, nil, "tx")
 	})
 }
