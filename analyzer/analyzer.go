@@ -164,7 +164,7 @@ func checkPackage(pass *analysis.Pass, rules *ruleset.Rules, flow *keyflow.Engin
 func (c *checker) check(s *keyflow.Func) []diag {
 	var out, slots []diag
 	for _, site := range s.Sites {
-		slots = append(slots, crossSlot(site)...)
+		slots = append(slots, c.crossSlot(site)...)
 		if !s.OffCluster(site) {
 			slots = append(slots, c.cluster(site)...)
 		}

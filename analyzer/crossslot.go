@@ -30,7 +30,7 @@ import (
 
 // crossSlot returns the cross-slot and maybe-cross-slot findings of one
 // call.
-func crossSlot(site *keyflow.Site) []diag {
+func (c *checker) crossSlot(site *keyflow.Site) []diag {
 	var out []diag
 	for _, k := range site.BadPatterns {
 		out = append(out, diag{
@@ -40,7 +40,7 @@ func crossSlot(site *keyflow.Site) []diag {
 			message:  fmt.Sprintf("%s pattern %s has no hashtag outside its '*', so Redis Cluster refuses it; give the pattern the sorted key's hashtag", site.Command, k.Key.Quote()),
 		})
 	}
-	if d, ok := keysDiag(site); ok {
+	if d, ok := c.keysDiag(site); ok {
 		out = append(out, d)
 	}
 	return out
@@ -49,11 +49,14 @@ func crossSlot(site *keyflow.Site) []diag {
 // keysDiag is the finding on keys of one command, transaction or script
 // that may not share a slot. Keys that are in doubt only because of the
 // function's parameters are carried to its callers instead.
-func keysDiag(site *keyflow.Site) (diag, bool) {
+func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 	if site.Chosen == nil || site.Col.Verdict == keyspace.Same || site.Carried || site.SplitAlone {
 		return diag{}, false
 	}
-	col, chosen := reported(site.AllKeys())
+	col, chosen := reported(site.AllKeys(), readRules{
+		tagged:  c.flow.TaggedPrefix,
+		objects: c.objects(site.Command),
+	})
 	if col.Verdict == keyspace.Same {
 		return diag{}, false
 	}
@@ -120,15 +123,35 @@ func oneAtEachCall(ds []diag) []diag {
 //     whatever their text. So are keys of one template with no literal
 //     text, one value joined to others (keyflow.Prefixed): s.ns + code
 //     and s.ns + refresh are two keys of the namespace, as "ns:" + code
-//     and "ns:" + refresh are. Keys that provably differ (cross-slot)
-//     are reported whatever they are built from.
-func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
+//     and "ns:" + refresh are.
+//     A command whose keys are different objects by its nature (keys of
+//     two key specs: the source and destination of RENAME, SMOVE or
+//     LMOVE, the destination and sources of SUNIONSTORE, BITOP or
+//     PFMERGE: rules.objects) is the other exception: two different
+//     values that the code names there (parameters, fields, variables;
+//     not the results of calls slotlint does not follow) are two keys,
+//     whatever their text.
+//   - Keys that are all under one configured prefix (a field or a
+//     setting, keyflow.UnderOnePrefix) are not reported in a package
+//     that builds its key prefixes with a hashtag (rules.tagged): the
+//     prefix it is configured with is taken to be one of those, whose
+//     hashtag puts every key under it in one slot.
+//
+// Keys that provably differ (cross-slot) are reported whatever they are
+// built from.
+func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []keyflow.Value) {
 	groups = dropPlaceholders(groups)
 	if len(groups) < 2 {
 		return keyspace.Colocation{Verdict: keyspace.Same}, nil
 	}
 	col, chosen := keyflow.Colocate(groups)
 	if col.Verdict != keyspace.Maybe {
+		return col, chosen
+	}
+	if keyflow.UnderOnePrefix(groups) && rules.tagged() {
+		return keyspace.Colocation{Verdict: keyspace.Same}, nil
+	}
+	if rules.objects && named(groups) {
 		return col, chosen
 	}
 	var shaped []keyflow.Group
@@ -147,6 +170,46 @@ func reported(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 		return keyspace.Colocation{Verdict: keyspace.Same}, nil
 	}
 	return keyflow.Colocate(shaped)
+}
+
+// readRules are what reported reads a verdict with, besides the keys.
+type readRules struct {
+	// tagged reports whether the package builds its key prefixes with a
+	// hashtag (keyflow.Engine.TaggedPrefix), asked only when it matters.
+	tagged func() bool
+	// objects is true for a command whose keys are different objects by
+	// its nature (checker.objects).
+	objects bool
+}
+
+// objects reports whether the keys of a command are different objects by
+// its nature: the command table gives it two key specs or more, a source
+// and a destination (RENAME, COPY, SMOVE, LMOVE, RPOPLPUSH) or a
+// destination and sources (SUNIONSTORE, ZINTERSTORE, BITOP, PFMERGE).
+// MGET, DEL, MSET and scripts have one, whose keys may be one object
+// passed twice or keys of one family.
+func (c *checker) objects(command string) bool {
+	if command == "" {
+		return false
+	}
+	cmd := c.rules.Command(strings.ToLower(command))
+	return cmd != nil && len(cmd.Keys) >= 2
+}
+
+// named reports whether every unknown value in the keys has an identity:
+// a parameter, a field, a variable. A value with none is the result of a
+// call slotlint does not follow, which may well build a hashtag.
+func named(groups []keyflow.Group) bool {
+	for _, g := range groups {
+		for _, v := range g {
+			for _, p := range v.Key.Parts {
+				if p.Unknown && p.ID == "" {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // dropPlaceholders leaves out of each group the empty strings that stand

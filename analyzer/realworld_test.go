@@ -60,7 +60,9 @@ import (
 //	               and returns; KEYS's reply filtered in a loop
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
-//	               MULTI/EXEC; one prefix of two read by one transaction
+//	               MULTI/EXEC; one prefix of two read by one transaction;
+//	               a store's prefix joined to each id in methods called
+//	               only through another package's interface
 //	  chankeys     keys sent in structs over a channel to a batcher
 //	  fieldwriters a field set from a parameter and to literals, read
 //	               twice: one object's one value
@@ -91,6 +93,11 @@ import (
 //	               element set again before each run
 //	  formatkeys   keys made by a helper that formats its caller's
 //	               template: prefix + fmt.Sprintf(tmpl, params...)
+//	  configprefix keys under a configured prefix, in a package that
+//	               derives its prefixes with a hashtag and in one that
+//	               does not
+//	  sessions     a session store's RENAME of the old id to the new one,
+//	               called only through another package's interface
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

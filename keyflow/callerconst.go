@@ -33,8 +33,9 @@ type callIndex struct {
 	calls    map[*types.Func][]*ast.CallExpr
 	escapes  map[*types.Func]bool // used other than as the callee of a call
 	params   map[*types.Var]paramSite
-	set      map[*types.Var]bool // assigned to, or its address taken
-	ifaceFns map[string]bool     // the names of the interface methods of the package
+	set      map[*types.Var]bool   // assigned to, or its address taken
+	ifaceFns map[string]bool       // the names of the interface methods of the package
+	foreign  map[*types.Named]bool // interfaces of other packages the package uses
 }
 
 func (g *Engine) callIndex() *callIndex {
@@ -47,6 +48,7 @@ func (g *Engine) callIndex() *callIndex {
 		params:   map[*types.Var]paramSite{},
 		set:      map[*types.Var]bool{},
 		ifaceFns: map[string]bool{},
+		foreign:  map[*types.Named]bool{},
 	}
 	mark := func(x ast.Expr) {
 		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
@@ -103,6 +105,9 @@ func (g *Engine) callIndex() *callIndex {
 		if it, ok := tv.Type.Underlying().(*types.Interface); ok {
 			for i := 0; i < it.NumMethods(); i++ {
 				ix.ifaceFns[it.Method(i).Name()] = true
+			}
+			if n, ok := tv.Type.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != g.pkg {
+				ix.foreign[n] = true
 			}
 		}
 	}
@@ -167,4 +172,34 @@ func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]
 		}
 	}
 	return out, len(out) > 0
+}
+
+// behindForeign reports whether the method fn is one that nothing in the
+// package calls, directly, through an interface method of its name or as
+// a value, while its type implements an interface of another package that
+// has it: its callers reach it through that interface, in packages that
+// cannot see its facts (the interface's package does not import this one).
+func (g *Engine) behindForeign(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil || !fn.Exported() {
+		return false
+	}
+	ix := g.callIndex()
+	if len(ix.calls[fn]) > 0 || ix.escapes[fn] {
+		return false
+	}
+	for callee := range ix.calls {
+		if r := callee.Signature().Recv(); r != nil && callee.Name() == fn.Name() && types.IsInterface(r.Type()) {
+			return false
+		}
+	}
+	for n := range ix.foreign {
+		it := n.Underlying().(*types.Interface)
+		for i := 0; i < it.NumMethods(); i++ {
+			if it.Method(i).Name() == fn.Name() && types.Implements(recv.Type(), it) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -196,6 +196,14 @@ func (g *Engine) carryElems(s *Func, site *Site, groups []Group) bool {
 	if ownConflict(tmpl) || ownText(tmpl) {
 		return false
 	}
+	if s.Obj != nil && g.behindForeign(s.Obj) && !anyKey(tmpl, callersPart) {
+		// A method called only through an interface of another
+		// package, whose callers never see what it carries, and whose
+		// keys' prefix is its own (a field), not its callers': the
+		// keys are checked here.
+		site.elemsHere = true
+		return false
+	}
 	if len(tmpl) > 1 {
 		if col, _ := Colocate(tmpl); col.Verdict == keyspace.Different {
 			return false
@@ -229,6 +237,17 @@ func (g *Engine) carryElems(s *Func, site *Site, groups []Group) bool {
 		return true
 	})
 	return true
+}
+
+// callersPart reports whether a key holds a parameter of the function
+// other than the elements of a slice: a prefix its callers give.
+func callersPart(k keyspace.Key) bool {
+	for _, p := range k.Parts {
+		if p.Unknown && isParamID(p.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownText reports whether some key has literal text of the function's own

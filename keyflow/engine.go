@@ -96,6 +96,8 @@ type Engine struct {
 	// scriptCalls are the functions being followed for the script a call
 	// of them makes, against recursion.
 	scriptCalls map[*ast.FuncDecl]bool
+	// tagged caches TaggedPrefix; nil until it is asked.
+	tagged *bool
 	// sends is false in packages that cannot reach a client library: there
 	// only the keys that functions return and variables hold are followed,
 	// for importers.

@@ -104,6 +104,10 @@ type Site struct {
 	// keysChecked is true for a command that a called function sends with
 	// keys of its own, checked there: only its script is the caller's.
 	keysChecked bool
+	// elemsHere is true for keys built from the elements of a slice
+	// parameter that are checked where they are built, not carried: the
+	// function has no caller in the package (carryElems).
+	elemsHere bool
 	// ScriptAtCallers is true when the script's KEYS or ARGV are
 	// parameters of an unexported function, passed on as they are: the
 	// Lua checks run at its callers, with their values (WrappedCall.Run).
@@ -911,11 +915,21 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, w)
 		return
 	}
-	if hasElems(groups) && g.carryElems(s, site, groups) {
-		site.Carried = true
-		return
+	if hasElems(groups) {
+		if g.carryElems(s, site, groups) {
+			site.Carried = true
+			return
+		}
+		if site.elemsHere {
+			return
+		}
 	}
 	if len(groups) < 2 || site.keysChecked || g.keysConflict(site, groups) {
+		return
+	}
+	if s.Obj != nil && g.behindForeign(s.Obj) {
+		// Its callers reach it only through an interface of another
+		// package, and never check what it would carry: checked here.
 		return
 	}
 	site.Carried = true

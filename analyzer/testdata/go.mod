@@ -14,13 +14,13 @@ require (
 	github.com/redis/rueidis/rueidiscompat v1.0.79
 	github.com/slotlint/slotlint v0.0.0
 	github.com/valkey-io/valkey-go v1.0.79
+	github.com/valyala/bytebufferpool v1.0.0
 )
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/tilinna/clock v1.0.2 // indirect
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/xerrors v0.0.0-20191011141410-1b5146add898 // indirect
