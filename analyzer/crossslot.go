@@ -196,16 +196,14 @@ func (c *checker) objects(command string) bool {
 	return cmd != nil && len(cmd.Keys) >= 2
 }
 
-// named reports whether every unknown value in the keys has an identity:
-// a parameter, a field, a variable. A value with none is the result of a
-// call slotlint does not follow, which may well build a hashtag.
+// named reports whether every key of the groups is named
+// (keyflow.Named): a value with no identity is the result of a call
+// slotlint does not follow, which may well build a hashtag.
 func named(groups []keyflow.Group) bool {
 	for _, g := range groups {
 		for _, v := range g {
-			for _, p := range v.Key.Parts {
-				if p.Unknown && p.ID == "" {
-					return false
-				}
+			if !keyflow.Named(v.Key) {
+				return false
 			}
 		}
 	}

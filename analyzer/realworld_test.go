@@ -98,6 +98,11 @@ import (
 //	               does not
 //	  sessions     a session store's RENAME of the old id to the new one,
 //	               called only through another package's interface
+//	  jobstats     a redigo script of another package run with its key
+//	               count; one helper's key of two forms read twice in
+//	               one MULTI/EXEC
+//	  oldredigo    redigo under its first import path,
+//	               github.com/garyburd/redigo/redis
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

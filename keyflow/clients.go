@@ -400,6 +400,14 @@ func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 				x = e.setOnce(xx)
 			}
 		case *ast.SelectorExpr:
+			if v, ok := g.info.Uses[xx.Sel].(*types.Var); ok && v.Pkg() != g.pkg && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				// A script of another package: its fact's count.
+				var f KeyScript
+				if !g.facts.ImportObjectFact(v, &f) || !f.Counted {
+					return keyCount{}, false
+				}
+				return keyCount{f.Fixed, f.Per}, true
+			}
 			return g.fieldKeyCount(xx)
 		case *ast.CallExpr:
 			_, m := g.Resolve(xx)

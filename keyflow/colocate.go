@@ -102,13 +102,29 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 }
 
 // sameGroup reports whether two groups are the same alternatives, each
-// built at the same place.
+// built at the same place, or each built of the same values the code
+// names: rds.KeyPeriodicPolicy(ns) called twice is "<ns>:period:policies"
+// or "<ns>period:policies" as ns ends in ':' or not, the same one both
+// times. Alternatives that are only literal text, built at two places,
+// may be chosen apart.
 func sameGroup(a, b Group) bool {
 	if len(a) != len(b) || len(a) < 2 {
 		return false
 	}
 	for i := range a {
-		if a[i].Pos != b[i].Pos || !a[i].Key.Equal(b[i].Key) {
+		if !a[i].Key.Equal(b[i].Key) || a[i].Pos != b[i].Pos && (a[i].Key.IsLiteral() || !Named(a[i].Key)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Named reports whether every unknown part of a key is a value with an
+// identity of its own (a parameter, a field, a variable), not the result
+// of a call slotlint does not follow.
+func Named(k keyspace.Key) bool {
+	for _, p := range k.Parts {
+		if p.Unknown && p.ID == "" {
 			return false
 		}
 	}

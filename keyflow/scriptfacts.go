@@ -39,6 +39,11 @@ import (
 type KeyScript struct {
 	Name string // the Go name that holds the source, for messages
 	Src  string
+	// Counted is true for a script made with a key count (redigo's
+	// NewScript(2, src)): Fixed keys, plus Per for each element of a
+	// collection.
+	Counted    bool
+	Fixed, Per int
 }
 
 func (*KeyScript) AFact() {}
@@ -111,7 +116,13 @@ func (g *Engine) exportScripts() {
 				continue
 			}
 			if ref, ok := g.pkgVarScript(obj, name); ok && looksLikeScript(ref.Src) {
-				g.facts.ExportObjectFact(obj, &KeyScript{Name: name, Src: ref.Src})
+				f := &KeyScript{Name: name, Src: ref.Src}
+				if init, ok := g.pkgVars[obj]; ok {
+					if k, ok := g.scriptKeyCount(g.pkgEval, init); ok {
+						f.Counted, f.Fixed, f.Per = true, k.fixed, k.per
+					}
+				}
+				g.facts.ExportObjectFact(obj, f)
 			}
 			if f := g.embeddedScripts(obj); f != nil {
 				g.facts.ExportObjectFact(obj, f)

@@ -909,12 +909,18 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	return call
 }
 
+// redigoPackage reports whether path is redigo's redis package, under
+// its import path or its first one.
+func redigoPackage(path string) bool {
+	return path == "github.com/gomodule/redigo/redis" || path == "github.com/garyburd/redigo/redis"
+}
+
 // replyHelper reports whether a call converts a reply of redigo's Do:
 // a function of its redis package of (reply interface{}, err error),
 // such as redis.Values, redis.Strings and redis.ByteSlices.
 func replyHelper(c *ssa.Call) bool {
 	fn := c.Call.StaticCallee()
-	if fn == nil || fn.Signature.Recv() != nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "github.com/gomodule/redigo/redis" {
+	if fn == nil || fn.Signature.Recv() != nil || fn.Pkg == nil || !redigoPackage(fn.Pkg.Pkg.Path()) {
 		return false
 	}
 	params := fn.Signature.Params()

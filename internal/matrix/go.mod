@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/slotlint/slotlint => ../..
 
 require (
+	github.com/garyburd/redigo v1.6.0
 	github.com/go-redis/redis v6.15.9+incompatible
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5

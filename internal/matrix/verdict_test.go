@@ -39,6 +39,7 @@ var knownMisses = map[string]string{
 	"rueidisDB":   "rueidis ClientOption.SelectDB is not described",
 	"valkeyDB":    "valkey-go ClientOption.SelectDB is not described",
 	"redigoDB":    "redigo's DialDatabase is not described",
+	"garyburdDB":  "the same, redigo's first import path",
 	"radix3DB":    "radix v3's DialSelectDB is not described",
 	"radix4DB":    "radix v4's Dialer.SelectDB is not described",
 	"rueidisKeys": "rueidis's KEYS builder on a cluster client is not reported",

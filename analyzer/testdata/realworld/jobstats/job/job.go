@@ -1,0 +1,77 @@
+// Package job tracks a job's status, after goharbor/harbor
+// (src/jobservice/job/tracker.go, compareAndSet): the script takes the
+// job's stats key and the key of the jobs in progress, two keys of the
+// namespace with different suffixes and no hashtag. The script is a
+// variable of another package, made with its key count: the count comes
+// with it.
+package job
+
+import (
+	"github.com/gomodule/redigo/redis"
+
+	"slotlint.test/realworld/jobstats/rds"
+)
+
+type Tracker struct {
+	pool      *redis.Pool
+	namespace string
+	jobID     string
+}
+
+func NewTracker(pool *redis.Pool, ns, jobID string) *Tracker {
+	return &Tracker{pool: pool, namespace: ns, jobID: jobID}
+}
+
+func (t *Tracker) SetStatus(status string) error {
+	conn := t.pool.Get()
+	defer conn.Close()
+	_, err := redis.String(rds.SetStatusScript.Do( // want `EVALSHA keys "<namespace>:job_stats:<t.jobID>" \(hashtag unknown\) and "<namespace>:job_track:inprogress" \(hashtag unknown\) may hash to different slots`
+		conn,
+		rds.KeyJobStats(t.namespace, t.jobID),
+		rds.KeyJobTrackInProgress(t.namespace),
+		status,
+		t.jobID,
+	))
+	return err
+}
+
+func (t *Tracker) SetStatusFixed(status string) error {
+	conn := t.pool.Get()
+	defer conn.Close()
+	_, err := redis.String(rds.SetStatusScript.Do(
+		conn,
+		rds.KeyJobStatsTagged(t.namespace, t.jobID),
+		rds.KeyJobTrackTagged(t.namespace),
+		status,
+		t.jobID,
+	))
+	return err
+}
+
+// Origin: goharbor/harbor (src/jobservice/migration/migrator_v180.go,
+// Migrate): a MULTI/EXEC that updates a job's stats and the periodic
+// policies key, computed twice by one helper. The two calls give one key,
+// whichever form the namespace gives it: the transaction is in doubt
+// between the stats key and the policies key, not between the two forms.
+func Migrate(conn redis.Conn, namespace string, jobIDs []string, score int64, policy []byte) error {
+	for _, id := range jobIDs {
+		_ = conn.Send("MULTI") // want `MULTI/EXEC transaction keys "<namespace>:job_stats:<id>" \(hashtag unknown\) and "<namespace>:period:policies" \(hashtag unknown\) may hash to different slots`
+		_ = conn.Send("HMSET", namespace+":job_stats:"+id, "status", "Scheduled")
+		_ = conn.Send("ZREMRANGEBYSCORE", rds.KeyPeriodicPolicy(namespace), score, score)
+		_ = conn.Send("ZADD", rds.KeyPeriodicPolicy(namespace), score, policy)
+		if _, err := conn.Do("EXEC"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MigratePolicy replaces a policy in one MULTI/EXEC of the policies key
+// alone.
+func MigratePolicy(conn redis.Conn, namespace string, score int64, policy []byte) error {
+	_ = conn.Send("MULTI")
+	_ = conn.Send("ZREMRANGEBYSCORE", rds.KeyPeriodicPolicy(namespace), score, score)
+	_ = conn.Send("ZADD", rds.KeyPeriodicPolicy(namespace), score, policy)
+	_, err := conn.Do("EXEC")
+	return err
+}
