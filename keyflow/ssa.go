@@ -884,7 +884,7 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 		if !ok || x.Index != 0 {
 			return nil
 		}
-		if replyHelper(call) {
+		if l.replyHelper(call) {
 			// redigo's redis.Values(conn.Do("SMEMBERS", k)): the reply of Do.
 			if r, ok := call.Call.Args[0].(*ssa.Extract); ok && r.Index == 0 {
 				c, _ := r.Tuple.(*ssa.Call)
@@ -909,18 +909,13 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	return call
 }
 
-// redigoPackage reports whether path is redigo's redis package, under
-// its import path or its first one.
-func redigoPackage(path string) bool {
-	return path == "github.com/gomodule/redigo/redis" || path == "github.com/garyburd/redigo/redis"
-}
-
 // replyHelper reports whether a call converts a reply of redigo's Do:
-// a function of its redis package of (reply interface{}, err error),
+// a function of a client package of rules.yaml (redigo's redis, under
+// either import path) of (reply interface{}, err error),
 // such as redis.Values, redis.Strings and redis.ByteSlices.
-func replyHelper(c *ssa.Call) bool {
+func (l *ssaLayer) replyHelper(c *ssa.Call) bool {
 	fn := c.Call.StaticCallee()
-	if fn == nil || fn.Signature.Recv() != nil || fn.Pkg == nil || !redigoPackage(fn.Pkg.Pkg.Path()) {
+	if fn == nil || fn.Signature.Recv() != nil || fn.Pkg == nil || l.g.rules.ClientOf(fn.Pkg.Pkg.Path()) == nil {
 		return false
 	}
 	params := fn.Signature.Params()
