@@ -138,12 +138,16 @@ func checkPackage(pass *analysis.Pass, rules *ruleset.Rules, flow *keyflow.Engin
 			parsed:    map[string]*luacheck.Script{},
 			libParsed: map[string]*luacheck.Library{},
 			reported:  map[string]bool{},
+			ran:       map[string]bool{},
 		},
 	}
 	for _, s := range flow.Funcs() {
 		for _, d := range c.check(s) {
 			c.report.add(d)
 		}
+	}
+	for _, d := range c.flushUnrun() {
+		c.report.add(d)
 	}
 	for _, d := range options {
 		c.report.add(d)

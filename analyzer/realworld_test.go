@@ -99,8 +99,12 @@ import (
 //	  sessions     a session store's RENAME of the old id to the new one,
 //	               called only through another package's interface
 //	  jobstats     a redigo script of another package run with its key
-//	               count; one helper's key of two forms read twice in
-//	               one MULTI/EXEC
+//	               count, its text made with fmt.Sprintf; a script made
+//	               by a function of another package with a key count of
+//	               its argument; one helper's key of two forms read twice
+//	               in one MULTI/EXEC
+//	  queuedscripts  scripts queued in a struct and sent in a loop: their
+//	               undeclared keys reported where they are made
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis
 func TestRealWorld(t *testing.T) {

@@ -25,6 +25,22 @@ type luaState struct {
 	libParsed map[string]*luacheck.Library
 	// reported dedupes findings about one script reported at several calls.
 	reported map[string]bool
+	// exported holds the sources of the scripts the package exports in
+	// facts; nil until exportedScript reads them.
+	exported map[string]bool
+	// ran holds the sources of the scripts checked at a run of the package.
+	ran map[string]bool
+	// unrun are the undeclared keys of scripts made with no run in sight,
+	// reported where they are made unless the package runs them (flush).
+	unrun []unrunFinding
+}
+
+// An unrunFinding is a finding of luacheck about a script's text, at the
+// call that makes the script.
+type unrunFinding struct {
+	call *ast.CallExpr
+	ref  keyflow.ScriptRef
+	f    luacheck.Finding
 }
 
 // scripts returns the findings of luacheck on the script, function or
@@ -39,20 +55,75 @@ func (c *checker) scripts(site *keyflow.Site) []diag {
 		out = c.checkFunction(site.Call, site.Script)
 	case site.Script != nil:
 		run := site.Script
+		c.lua.ran[run.Ref.Src] = true
 		out = c.checkLua(site.Call, c.parse(run.Ref), run.Ref, "script", run, nil)
 		for _, ref := range run.Alts {
+			c.lua.ran[ref.Src] = true
 			out = append(out, c.checkLua(site.Call, c.parse(ref), ref, "script", run, nil)...)
 		}
 	case site.ScriptDef != nil:
 		// A script with no call in sight is still checked for what does not
-		// depend on a call: its syntax, its flags.
+		// depend on a call: its syntax, its flags; and the keys it touches
+		// that are not in KEYS, whatever KEYS holds, unless a run checks
+		// them with what it passes (flushUnrun).
 		only := map[string]bool{luacheck.CategorySyntax: true, luacheck.CategoryFlags: true}
 		run := &keyflow.ScriptRun{Ref: *site.ScriptDef, KeysOpen: true, ArgsOpen: true}
 		out = c.checkLua(site.Call, c.parse(run.Ref), run.Ref, "script", run, only)
+		if !c.exportedScript(run.Ref.Src) {
+			// An exported script is checked where other packages run it.
+			for _, f := range c.parse(run.Ref).Check(luacheck.CommandsFrom(c.rules), luacheck.Call{}) {
+				if f.Category == luacheck.CategoryUndeclaredKey {
+					c.lua.unrun = append(c.lua.unrun, unrunFinding{site.Call, run.Ref, f})
+				}
+			}
+		}
 	case site.Library != nil:
 		out = c.checkLibraryLoad(site.Call, *site.Library)
 	}
 	return out
+}
+
+// flushUnrun returns the undeclared keys of the scripts the package makes
+// and never runs where slotlint sees the run (albrow/jobs queues each
+// script with its arguments in a struct and sends them all in a loop),
+// at the call that makes each script.
+func (c *checker) flushUnrun() []diag {
+	var out []diag
+	for _, u := range c.lua.unrun {
+		if c.lua.ran[u.ref.Src] {
+			continue
+		}
+		if d, ok := c.once(u.call, u.ref, "script", u.f); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// exportedScript reports whether the package hands the script to other
+// packages in a fact.
+func (c *checker) exportedScript(src string) bool {
+	if c.lua.exported == nil {
+		c.lua.exported = map[string]bool{}
+		for _, of := range c.pass.AllObjectFacts() {
+			if of.Object.Pkg() != c.pass.Pkg {
+				continue
+			}
+			switch f := of.Fact.(type) {
+			case *keyflow.KeyScript:
+				c.lua.exported[f.Src] = true
+			case *keyflow.KeyScriptFunc:
+				for _, sc := range f.Scripts {
+					c.lua.exported[sc.Src] = true
+				}
+			case *keyflow.KeyScriptFS:
+				for _, sc := range f.Files {
+					c.lua.exported[sc.Src] = true
+				}
+			}
+		}
+	}
+	return c.lua.exported[src]
 }
 
 // parse parses a script once per package.

@@ -412,7 +412,8 @@ func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 		case *ast.CallExpr:
 			_, m := g.Resolve(xx)
 			if m == nil || m.Kind != ruleset.KindNewScript {
-				return keyCount{}, false
+				// a function that makes the script: NewScript(n*4, src)
+				return g.makerKeyCount(e, xx)
 			}
 			for i, a := range xx.Args {
 				if i != m.Script {

@@ -36,7 +36,9 @@
 // Scripts whose source is known reach other packages too: an exported
 // package-level variable that holds one as a KeyScript fact, an exported
 // getter of an embed.FS as KeyScriptFunc, an exported embed.FS of .lua
-// files as KeyScriptFS (scriptfacts.go).
+// files as KeyScriptFS (scriptfacts.go), an exported function that makes
+// a redigo script with a key count of its argument as KeyScriptMaker
+// (scriptmaker.go).
 //
 // Values are flow-insensitive sets, with the order of the function's text
 // where the syntax tree alone decides it (reach.go): an assignment in a
@@ -66,7 +68,7 @@
 //
 // The engine runs once per package, in the Analyzer of package flowpass,
 // which owns its facts (KeyFunc, KeyVar, KeyWrapper, KeyField, KeyScript,
-// KeyScriptFunc, KeyScriptFS) and gives the model as its result. Two
+// KeyScriptFunc, KeyScriptFS, KeyScriptMaker, PipeFunc) and gives the model as its result. Two
 // Analyzers read that result: slotlint's (package analyzer), whose run
 // function runs each family of checks (cross-slot, scripts, atomicity,
 // cluster) as functions over the model, and the keyspace map's (package

@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(PipeFunc)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -79,6 +79,9 @@ type Engine struct {
 	fields      map[*types.Var][]fieldWrite
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
+	// makers are the package's functions that make a counted script, by
+	// scriptMaker (nil: not one).
+	makers map[*types.Func]*KeyScriptMaker
 	// allFieldWrites are the writes of every field, of any type, in the
 	// package's code, and badFieldWrites the fields also written in ways
 	// not followed; nil until fieldWrites scans the package.

@@ -93,8 +93,17 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if ref, ok := g.scriptOfCall(e, x, name); ok {
 			return ref, true
 		}
+		// rds.ReenqueueScript(len(types)): a function that makes a script
+		// with a key count of its argument
+		if ref, ok := g.makerScript(x, name); ok {
+			return ref, true
+		}
 		// strings.Replace(tmpl, "{KEY_NAMESPACE}", prefix, 1)
 		if src, ok := g.replacedScript(e, x, name); ok {
+			return src, true
+		}
+		// fmt.Sprintf(tmpl, commonFuncs): Lua put together from parts
+		if src, ok := g.formattedScript(e, x, name); ok {
 			return src, true
 		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
@@ -203,6 +212,57 @@ func (g *Engine) replacedScript(e *evaluator, call *ast.CallExpr, name string) (
 		}
 	}
 	return ScriptRef{}, false
+}
+
+// formattedScript returns the script that fmt.Sprintf makes of a
+// constant template whose verbs are all %s, %v or %d, each given a
+// script source or constant text the package holds, or an integer
+// constant (goharbor/harbor's job service puts its shared Lua functions
+// and its keys per job into its scripts so).
+func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() != "Sprintf" || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return ScriptRef{}, false
+	}
+	tv := g.info.Types[call.Args[0]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return ScriptRef{}, false
+	}
+	tmpl := constant.StringVal(tv.Value)
+	var b strings.Builder
+	args := call.Args[1:]
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '%' {
+			b.WriteByte(tmpl[i])
+			continue
+		}
+		if i+1 == len(tmpl) {
+			return ScriptRef{}, false
+		}
+		i++
+		switch tmpl[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's', 'v', 'd':
+			if len(args) == 0 {
+				return ScriptRef{}, false
+			}
+			if v := g.info.Types[args[0]].Value; v != nil && v.Kind() == constant.Int {
+				b.WriteString(v.ExactString())
+			} else if part, ok := g.scriptOf(e, args[0], name); ok && tmpl[i] != 'd' {
+				b.WriteString(part.Src)
+			} else {
+				return ScriptRef{}, false
+			}
+			args = args[1:]
+		default:
+			return ScriptRef{}, false
+		}
+	}
+	if len(args) > 0 {
+		return ScriptRef{}, false
+	}
+	return ScriptRef{Name: name, Src: b.String(), Pos: call.Pos()}, true
 }
 
 // pkgVarScript returns the script that a package-level variable holds:

@@ -641,6 +641,7 @@ func (g *Engine) ExportFacts() {
 	g.exportInterfaces()
 	g.exportFields()
 	g.exportScripts()
+	g.exportMakers()
 	g.exportPipeFuncs()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {

@@ -75,3 +75,31 @@ func MigratePolicy(conn redis.Conn, namespace string, score int64, policy []byte
 	_, err := conn.Do("EXEC")
 	return err
 }
+
+// Origin: goharbor/harbor (src/jobservice/worker/cworker/reaper.go,
+// requeueInProgressJobs): the script is made by a function of another
+// package for the number of job types, two keys each; the keys of every
+// job type go into one call.
+func Requeue(conn redis.Conn, namespace, poolID string, jobTypes []string) error {
+	numKeys := len(jobTypes)
+	script := rds.RequeueScript(numKeys)
+	args := make([]interface{}, 0, 2*numKeys+1)
+	for _, jobType := range jobTypes {
+		args = append(args, rds.KeyInProgressQueue(namespace, jobType, poolID), rds.KeyJobs(namespace, jobType))
+	}
+	args = append(args, poolID)
+	_, err := script.Do(conn, args...) // want `EVALSHA keys built as "<namespace>:jobs:<jobType>:<poolID>:inprogress" from different values may hash to different slots`
+	return err
+}
+
+func RequeueFixed(conn redis.Conn, namespace, poolID string, jobTypes []string) error {
+	numKeys := len(jobTypes)
+	script := rds.RequeueScript(numKeys)
+	args := make([]interface{}, 0, 2*numKeys+1)
+	for _, jobType := range jobTypes {
+		args = append(args, rds.KeyInProgressTagged(namespace, jobType, poolID), rds.KeyJobsTagged(namespace, jobType))
+	}
+	args = append(args, poolID)
+	_, err := script.Do(conn, args...)
+	return err
+}

@@ -34,12 +34,19 @@ func KeyPeriodicPolicy(namespace string) string { // want KeyPeriodicPolicy:`key
 	return fmt.Sprintf("%s%s:%s", KeyNamespacePrefix(namespace), "period", "policies")
 }
 
-const setStatusScriptText = `
+var luaFuncStCodeText = `
+local function stCode(status)
+  return 0
+end
+`
+
+var setStatusScriptText = fmt.Sprintf(`
+%s
 local st = redis.call('hget', KEYS[1], 'status')
 redis.call('hset', KEYS[1], 'status', ARGV[1])
 redis.call('hdel', KEYS[2], ARGV[2])
 return st
-`
+`, luaFuncStCodeText)
 
 // SetStatusScript sets a job's status and drops it from the jobs in
 // progress.
@@ -53,4 +60,42 @@ func KeyJobStatsTagged(namespace string, jobID string) string { // want KeyJobSt
 
 func KeyJobTrackTagged(namespace string) string { // want KeyJobTrackTagged:`keyFunc\("{<namespace>}:job_track:inprogress"\)`
 	return fmt.Sprintf("{%s}:job_track:inprogress", namespace)
+}
+
+// KeyJobs is the queue of a job type.
+func KeyJobs(namespace, jobType string) string { // want KeyJobs:`keyFunc\("<namespace>:jobs:<jobType>", "<namespace>jobs:<jobType>"\)`
+	return fmt.Sprintf("%sjobs:%s", KeyNamespacePrefix(namespace), jobType)
+}
+
+// KeyInProgressQueue is a worker pool's queue of the jobs of a type it
+// runs.
+func KeyInProgressQueue(namespace, jobType, poolID string) string { // want KeyInProgressQueue:`keyFunc\("<namespace>:jobs:<jobType>:<poolID>:inprogress", "<namespace>jobs:<jobType>:<poolID>:inprogress"\)`
+	return fmt.Sprintf("%s:%s:inprogress", KeyJobs(namespace, jobType), poolID)
+}
+
+// KeyJobsTagged and KeyInProgressTagged put the namespace in a hashtag.
+func KeyJobsTagged(namespace, jobType string) string { // want KeyJobsTagged:`keyFunc\("{<namespace>}:jobs:<jobType>"\)`
+	return fmt.Sprintf("{%s}:jobs:%s", namespace, jobType)
+}
+
+func KeyInProgressTagged(namespace, jobType, poolID string) string { // want KeyInProgressTagged:`keyFunc\("{<namespace>}:jobs:<jobType>:<poolID>:inprogress"\)`
+	return fmt.Sprintf("%s:%s:inprogress", KeyJobsTagged(namespace, jobType), poolID)
+}
+
+const requeueKeysPerJob = 2
+
+// The reaper's script moves a job back from the in-progress queue of each
+// job type to its queue: two keys per job type.
+var requeueScriptText = fmt.Sprintf(`
+for i = 1, #KEYS, %d do
+  local res = redis.call('rpoplpush', KEYS[i], KEYS[i+1])
+  if res then
+    return res
+  end
+end
+return nil`, requeueKeysPerJob)
+
+// RequeueScript makes the reaper's script for jobTypesCount job types.
+func RequeueScript(jobTypesCount int) *redis.Script { // want RequeueScript:`keyScriptMaker\("requeueScriptText", 0\+2\*arg0\)`
+	return redis.NewScript(jobTypesCount*requeueKeysPerJob, requeueScriptText)
 }
