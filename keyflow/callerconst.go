@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // A parameter that every caller fills with a constant:
@@ -108,6 +109,27 @@ func (g *Engine) callIndex() *callIndex {
 			}
 			if n, ok := tv.Type.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg() != g.pkg {
 				ix.foreign[n] = true
+			}
+		}
+	}
+	// A package may hand a value to another as an interface it never
+	// names (session.Register("redis", provider), of a session.Provider):
+	// the exported interfaces of the packages it imports, outside the
+	// standard library and the clients, of more than one method.
+	for _, imp := range g.pkg.Imports() {
+		if !strings.Contains(strings.SplitN(imp.Path(), "/", 2)[0], ".") || g.rules.ClientOf(imp.Path()) != nil {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+				if it, ok := n.Underlying().(*types.Interface); ok && it.NumMethods() > 1 {
+					ix.foreign[n] = true
+				}
 			}
 		}
 	}

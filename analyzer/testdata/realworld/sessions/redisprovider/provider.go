@@ -54,3 +54,17 @@ func (p *CopyProvider) SessionRegenerate(oldsid, sid string) error {
 	_, err = c.Do("DEL", oldsid)
 	return err
 }
+
+func (p *Provider) SessionDestroy(sid string) error {
+	c := p.pool.Get()
+	defer c.Close()
+	_, err := c.Do("DEL", sid)
+	return err
+}
+
+func (p *CopyProvider) SessionDestroy(sid string) error {
+	c := p.pool.Get()
+	defer c.Close()
+	_, err := c.Do("DEL", sid)
+	return err
+}

@@ -11,7 +11,13 @@ import (
 // Provider is what a session store implements.
 type Provider interface {
 	SessionRegenerate(oldsid, sid string) error
+	SessionDestroy(sid string) error
 }
+
+var providers = map[string]Provider{}
+
+// Register makes a store available by name, as beego's session.Register.
+func Register(name string, p Provider) { providers[name] = p }
 
 type Manager struct {
 	provider Provider
