@@ -19,6 +19,7 @@
 #   bash scripts/realcode.sh heldout7        # only the seventh held-out batch
 #   bash scripts/realcode.sh heldout8        # only the eighth held-out batch
 #   bash scripts/realcode.sh heldout9        # only the ninth held-out batch
+#   bash scripts/realcode.sh heldout10       # only the tenth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -261,12 +262,40 @@ heldout9=(
 )
 modules+=("${heldout9[@]}")
 
+# The tenth held-out batch, labelled the same way by three labellers at
+# once (queues; caches, sessions and stores; applications) before slotlint
+# first ran on it, after scripts made with fmt.Sprintf, script makers of
+# another package and scripts never run in sight were followed; no fix was
+# made for its code before it was measured. `heldout10` names them. A
+# package field with an @ is a module to add at that version for the
+# tests to build, not a package to lint.
+heldout10=(
+	"jrallison-go-workers|github.com/jrallison/go-workers@v0.0.0-20180112190529-dbf81d0b75bb|github.com/jrallison/go-workers github.com/customerio/gospec@v0.0.0-20130710230057-a5cc0e48aa39 github.com/orfjackal/nanospec.go@v0.0.0-20120727230329-de4694c1d701"
+	"topfreegames-go-workers|github.com/topfreegames/go-workers@v1.2.1|github.com/topfreegames/go-workers"
+	"goravel-redis|github.com/goravel/redis@v1.17.1|github.com/goravel/redis"
+	"pulse|goa.design/pulse@v1.3.0|goa.design/pulse/rmap goa.design/pulse/streaming goa.design/pulse/pool goa.design/pulse/testing"
+	"go-leader|github.com/heyvito/go-leader@v0.1.0|github.com/heyvito/go-leader/leader github.com/heyvito/go-leader/test"
+	"ld-redigo|github.com/launchdarkly/go-server-sdk-redis-redigo/v3@v3.0.0|github.com/launchdarkly/go-server-sdk-redis-redigo/v3"
+	"ld-relay|github.com/launchdarkly/ld-relay/v8@v8.10.0|github.com/launchdarkly/ld-relay/v8/internal/bigsegments"
+	"darkweak-redis|github.com/darkweak/storages/redis@v0.0.19|github.com/darkweak/storages/redis"
+	"macaron-session|github.com/go-macaron/session@v1.0.3|github.com/go-macaron/session/redis"
+	"split-toolkit|github.com/splitio/go-toolkit/v5@v5.4.1|github.com/splitio/go-toolkit/v5/redis"
+	"cachita|github.com/gadelkareem/cachita@v0.2.3|github.com/gadelkareem/cachita"
+	"powerlibs|github.com/ArtisanCloud/PowerLibs/v3@v3.3.2|github.com/ArtisanCloud/PowerLibs/v3/cache"
+	"jetcache|github.com/mgtv-tech/jetcache-go@v1.2.6|github.com/mgtv-tech/jetcache-go/remote"
+	"mattermost-cache|github.com/mattermost/mattermost/server/v8@v8.0.0-20260113162330-9e1d4c2072c0|github.com/mattermost/mattermost/server/v8/platform/services/cache"
+	"pomerium-v015|github.com/pomerium/pomerium@v0.15.1-0.20210810012516-e38682d02460|github.com/pomerium/pomerium/pkg/storage/redis github.com/pomerium/pomerium/internal/registry/redis github.com/pomerium/pomerium/internal/redisutil"
+	"pomerium-v010|github.com/pomerium/pomerium@v0.10.1-0.20200807184328-fbb367d39320|github.com/pomerium/pomerium/pkg/storage/redis"
+	"podium-leaderboard|github.com/topfreegames/podium/leaderboard/v2@v2.0.0|github.com/topfreegames/podium/leaderboard/v2/database github.com/topfreegames/podium/leaderboard/v2/database/redis"
+)
+modules+=("${heldout10[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
 	case "$a" in
-	heldout[2-9])
+	heldout[2-9] | heldout10)
 		declare -n batch=$a
 		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
 		unset -n batch
@@ -274,7 +303,7 @@ for a in "$@"; do
 		;;
 	esac
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout9 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout10 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
@@ -414,7 +443,13 @@ for entry in "${modules[@]}"; do
 	echo "== $name: $mod $ver"
 	t0=$SECONDS
 	args=()
-	for p in $pkgs; do args+=("$p@$ver"); done
+	lint=()
+	for p in $pkgs; do
+		case "$p" in
+		*@*) args+=("$p") ;;
+		*) args+=("$p@$ver") lint+=("$p") ;;
+		esac
+	done
 	(
 		cd "$dir" &&
 			go mod init "slotlint.local/realcode/$name" >/dev/null 2>&1 &&
@@ -433,7 +468,7 @@ for entry in "${modules[@]}"; do
 		echo "  note: go get chose $mod $got, not the pinned $ver"
 	fi
 	rc=0
-	(cd "$dir" && timeout "$lintlimit" "$bin" -json -cache=false $pkgs) >"$dir/findings.json" 2>"$dir/lint.log" || rc=$?
+	(cd "$dir" && timeout "$lintlimit" "$bin" -json -cache=false "${lint[@]}") >"$dir/findings.json" 2>"$dir/lint.log" || rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		if [ $rc -eq 124 ]; then why="slotlint ran out of its ${lintlimit}s"; else why="slotlint exited $rc"; fi
 		echo "  dropped: $why:"
