@@ -105,6 +105,10 @@ import (
 //	               in one MULTI/EXEC
 //	  queuedscripts  scripts queued in a struct and sent in a loop: their
 //	               undeclared keys reported where they are made
+//	  replykeys    keys read from Redis deleted together: tag sets'
+//	               members appended beside the callers' tags (go-redis),
+//	               members radix writes into its reply argument, rueidis
+//	               SCAN pages (AsScanEntry().Elements) and KEYS replies
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis
 func TestRealWorld(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
@@ -72,6 +73,35 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 		return built{}, false
 	}
 	return built{}, false
+}
+
+// chainArg returns the argument of the method of a builder chain whose
+// one parameter has one of the names (Match(pattern string) of a SCAN), or
+// nil.
+func (g *Engine) chainArg(e *evaluator, x ast.Expr, names ...string) ast.Expr {
+	for depth := 0; depth < 64; depth++ {
+		switch xx := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			rhs := e.setOnce(xx)
+			if rhs == nil {
+				return nil
+			}
+			x = rhs
+		case *ast.CallExpr:
+			fn, _ := g.Resolve(xx)
+			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
+			if fn == nil || !isSel || !g.IsClientPackage(fn.Pkg()) || fn.Signature().Recv() == nil {
+				return nil
+			}
+			if p := fn.Signature().Params(); p.Len() == 1 && len(xx.Args) == 1 && slices.Contains(names, p.At(0).Name()) {
+				return xx.Args[0]
+			}
+			x = sel.X
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // send resolves Do(ctx, cmd) and DoMulti(ctx, cmds...): the commands that

@@ -193,7 +193,9 @@ func (g *Engine) carryElems(s *Func, site *Site, groups []Group) bool {
 		return false
 	}
 	tmpl := elemTemplates(groups)
-	if ownConflict(tmpl) || ownText(tmpl) {
+	if ownConflict(tmpl) || ownText(tmpl) || anyKey(tmpl, Listed) {
+		// Keys read from Redis (the members of a set, a SCAN's page) are
+		// in doubt whatever the callers pass: checked here.
 		return false
 	}
 	if s.Obj != nil && g.behindForeign(s.Obj) && !anyKey(tmpl, callersPart) {

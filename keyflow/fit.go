@@ -62,7 +62,7 @@ func fit(fn *types.Func, m *ruleset.Method) error {
 	for _, p := range []struct {
 		what string
 		i    int
-	}{{"script", m.Script}, {"fn", m.Fn}, {"db", m.DB}} {
+	}{{"script", m.Script}, {"fn", m.Fn}, {"db", m.DB}, {"reply", m.Reply}} {
 		if p.i >= 0 {
 			if err := param(p.what, p.i); err != nil {
 				return err

@@ -74,7 +74,7 @@ func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
 	if f.Kind == "" {
 		return nil
 	}
-	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.MethodKind(f.Kind), Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam}
+	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.MethodKind(f.Kind), Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
 	if f.Fn >= 0 {
 		m.Fn = f.Fn
 	}

@@ -403,11 +403,18 @@ func (w *walker) collection(v ssa.Value, depth int) coll {
 					return w.cell(a, depth)
 				}
 			case *ssa.FieldAddr:
+				if keys, ok := w.l.listedField(x.Type(), x.X); ok {
+					return coll{elems: []sElem{{keys: keys, many: true}}}
+				}
 				return w.fieldColl(x, depth)
 			}
 		}
 	case *ssa.Call:
 		return w.call(v, depth)
+	case *ssa.Field:
+		if keys, ok := w.l.listedField(v.Type(), v.X); ok {
+			return coll{elems: []sElem{{keys: keys, many: true}}}
+		}
 	case *ssa.Extract:
 		if keys, ok := w.l.listedKeys(v); ok {
 			return coll{elems: []sElem{{keys: keys, many: true}}}
@@ -480,11 +487,44 @@ func (w *walker) cell(a *ssa.Alloc, depth int) coll {
 			}
 			out.add(around(w.collection(r.Val, depth+1), a))
 		case *ssa.UnOp, *ssa.DebugRef, *ssa.MakeClosure:
+		case *ssa.Call, *ssa.MakeInterface:
+			if keys, ok := w.l.replyInto(r, a); ok {
+				out.add(coll{elems: []sElem{{keys: keys, many: true}}})
+				continue
+			}
+			out.open = true
 		default:
 			out.open = true
 		}
 	}
 	return out
+}
+
+// replyInto returns the keys a raw command writes into the variable a, by
+// its reply parameter (radix's Cmd(&members, "SMEMBERS", key)), when the
+// command lists the members of a key.
+func (l *ssaLayer) replyInto(ref ssa.Instruction, a ssa.Value) ([]Value, bool) {
+	if mi, ok := ref.(*ssa.MakeInterface); ok {
+		// Cmd(rcv interface{}, ...): the pointer is made an interface first.
+		refs := mi.Referrers()
+		if refs == nil || len(*refs) != 1 {
+			return nil, false
+		}
+		ref, a = (*refs)[0], mi
+	}
+	c, ok := ref.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	x, ok := l.exprOf(c).(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	_, m := l.g.Resolve(x)
+	if m == nil || m.Kind != ruleset.KindRaw || m.Reply < 0 || m.Reply >= len(c.Call.Args) || c.Call.Args[m.Reply] != a {
+		return nil, false
+	}
+	return l.patternKeys(c)
 }
 
 // allRefs returns the instructions that refer to v: its own referrers,
@@ -892,6 +932,10 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 			}
 			return nil
 		}
+		if sent := l.convertedReply(call); sent != nil {
+			// rueidis's c.Do(ctx, cmd).AsStrSlice(), .AsScanEntry()
+			return sent
+		}
 		if methodName(call) != "Result" {
 			return nil
 		}
@@ -907,6 +951,88 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	}
 	call, _ := cmd.(*ssa.Call)
 	return call
+}
+
+// convertedReply returns the send call whose reply a call converts, a
+// method of a client package with no parameters that returns a value and
+// an error, called on what a send method returns (rueidis's and
+// valkey-go's Do(ctx, cmd).AsStrSlice()); nil for any other call.
+func (l *ssaLayer) convertedReply(c *ssa.Call) *ssa.Call {
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() == nil || fn.Pkg == nil || !l.g.IsClientPackage(fn.Pkg.Pkg) || fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 2 {
+		return nil
+	}
+	sent, ok := unwrap(receiverOf(c)).(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	x, ok := l.exprOf(sent).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	if _, m := l.g.Resolve(x); m == nil || m.Kind != ruleset.KindSend {
+		return nil
+	}
+	return sent
+}
+
+// listedField returns the keys a []string field (of type t, a pointer to
+// it for a field of a variable) of a converted reply x holds (rueidis's
+// ScanEntry.Elements), through the phis of a loop that reads page after
+// page, or the variable that holds each page.
+func (l *ssaLayer) listedField(t types.Type, x ssa.Value) ([]Value, bool) {
+	if !isStringSlice(deref(t)) {
+		return nil, false
+	}
+	var out []Value
+	seen := map[ssa.Value]bool{}
+	var visit func(v ssa.Value) bool
+	visit = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if !visit(e) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Const:
+			return true // the zero value before the first page
+		case *ssa.Extract:
+			keys, ok := l.listedKeys(v)
+			out = append(out, keys...)
+			return ok
+		case *ssa.Alloc:
+			// var scan ScanEntry, set page after page: every value
+			// stored in it.
+			stored := false
+			for _, ref := range allRefs(v) {
+				switch r := ref.(type) {
+				case *ssa.Store:
+					if r.Addr != v {
+						continue
+					}
+					if !visit(r.Val) {
+						return false
+					}
+					stored = true
+				case *ssa.FieldAddr, *ssa.UnOp, *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+			return stored
+		}
+		return false
+	}
+	if !visit(x) || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
 }
 
 // replyHelper reports whether a call converts a reply of redigo's Do:
@@ -997,6 +1123,9 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		}
 		return nil, nil, nil, false
 	}
+	if m.Kind == ruleset.KindSend {
+		return l.sentPattern(call, x, m)
+	}
 	if l.g.rules.RepliesMembers(m.Command) {
 		return x, m, nil, true
 	}
@@ -1021,6 +1150,39 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		return x, m, pats, true
 	}
 	return nil, nil, nil, false
+}
+
+// sentPattern is pattern for a command a builder chain built and a send
+// method sent (rueidis's c.Do(ctx, c.B().Scan().Cursor(c).Match(p).Build())):
+// the members of a member-replies command, or the keys a keyspace-wide
+// read lists by the argument of the chain's method whose parameter is
+// named match or pattern.
+func (l *ssaLayer) sentPattern(call *ssa.Call, x *ast.CallExpr, m *ruleset.Method) (*ast.CallExpr, *ruleset.Method, []Value, bool) {
+	ev := l.evaluator(nil, call.Parent())
+	if ev == nil || m.Args == nil || m.Args.Variadic || m.Args.Param >= len(x.Args) {
+		return nil, nil, nil, false
+	}
+	b, ok := l.g.builtCommand(ev, x.Args[m.Args.Param])
+	if !ok {
+		return nil, nil, nil, false
+	}
+	named := *m
+	named.Command = b.command
+	if l.g.rules.RepliesMembers(b.command) {
+		return x, &named, nil, true
+	}
+	if cmd := l.g.rules.Command(b.command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
+		return nil, nil, nil, false
+	}
+	arg := l.g.chainArg(ev, x.Args[m.Args.Param], "match", "pattern")
+	if arg == nil {
+		return nil, nil, nil, false
+	}
+	pats := slices.Clone(ev.keys(arg))
+	for j := range pats {
+		pats[j].Pos = arg.Pos()
+	}
+	return x, &named, pats, true
 }
 
 // rawCommandParam returns the command names that a raw call's command

@@ -69,7 +69,7 @@ var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
-	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db"}
+	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
 	policies      = []string{"all_shards", "all_nodes", "special"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -89,7 +89,7 @@ var kindRules = map[MethodKind]kindRule{
 	KindScriptLoad:  {[]string{"script"}, []string{"script"}},
 	KindNewScript:   {[]string{"script"}, []string{"script"}},
 	KindFunction:    {[]string{"keys"}, []string{"keys", "args"}},
-	KindRaw:         {[]string{"args"}, []string{"args"}},
+	KindRaw:         {[]string{"args"}, []string{"args", "reply"}},
 	KindWatch:       {[]string{"fn", "keys"}, []string{"fn", "keys"}},
 	KindTxPipelined: {[]string{"fn"}, []string{"fn"}},
 	KindPipelined:   {[]string{"fn"}, []string{"fn"}},
@@ -110,6 +110,7 @@ var fieldMeaning = map[string]string{
 	"args":    "a selector for the script or command arguments",
 	"script":  "the parameter with the script source or SHA1, or receiver",
 	"fn":      "the parameter with the function to run",
+	"reply":   "the parameter a raw command's reply is written into",
 }
 
 var (
@@ -709,7 +710,7 @@ func (l *loader) options(n *yaml.Node, what string) map[string]*Options {
 
 // method parses a method rule; what names it in messages.
 func (l *loader) method(n *yaml.Node, what, name string) *Method {
-	m := &Method{Name: name, Kind: KindCommand, Script: NoParam, Fn: NoParam, DB: NoParam, Pos: l.pos(n)}
+	m := &Method{Name: name, Kind: KindCommand, Script: NoParam, Fn: NoParam, DB: NoParam, Reply: NoParam, Pos: l.pos(n)}
 	f := l.fields(n, what, methodFields)
 	ok := true
 	if e, has := f["kind"]; has {
@@ -817,7 +818,7 @@ func (l *loader) method(n *yaml.Node, what, name string) *Method {
 	for _, pf := range []struct {
 		field string
 		dst   *int
-	}{{"fn", &m.Fn}, {"db", &m.DB}} {
+	}{{"fn", &m.Fn}, {"db", &m.DB}, {"reply", &m.Reply}} {
 		if e, has := f[pf.field]; has {
 			if p, pok := l.param(resolve(e.val), fmt.Sprintf("the %s parameter of %s", pf.field, what)); pok {
 				*pf.dst = p

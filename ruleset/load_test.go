@@ -200,7 +200,7 @@ clients:
       Rename:
         command: RENAME
         kyes: ["1", "2"]
-`, []string{`rules.yaml:8:9: unknown field "kyes" in method "Rename"; expected one of command, kind, keys, patterns, args, script, fn, db`}},
+`, []string{`rules.yaml:8:9: unknown field "kyes" in method "Rename"; expected one of command, kind, keys, patterns, args, script, fn, db, reply`}},
 		{"bad severity", `version: 1
 checks: {cross-slot: fatal}
 `, []string{`rules.yaml:2:22: severity "fatal" for check "cross-slot" is not one of error, warning, off`}},
@@ -253,6 +253,7 @@ clients:
       D: {command: GET, fn: 1}
       E: {keys: ["1"]}
       F: {kind: watch, fn: -1, keys: ["2..."]}
+      G: {command: SMEMBERS, keys: ["1"], reply: 0}
 `, []string{
 			`rules.yaml:6:32: selector "x1" does not start with a parameter number in the keys of method "A"`,
 			`rules.yaml:7:17: kind "scripted" of method "B" is not one of command, script, script-sha, script-load, new-script, function, raw, watch, tx-pipelined, tx-pipeline, pipelined, pipeline, exec, builder, builder-keys, send`,
@@ -260,6 +261,7 @@ clients:
 			`rules.yaml:9:25: field "fn" does not apply to method "D" of kind command; kind command takes command, keys, patterns, db`,
 			`rules.yaml:10:10: method "E" of kind command needs "command": the Redis command the method sends, such as RENAME`,
 			`rules.yaml:11:28: the fn parameter of method "F" must be a parameter number from 0 (ctx is parameter 0), not -1`,
+			`rules.yaml:12:43: field "reply" does not apply to method "G" of kind command; kind command takes command, keys, patterns, db`,
 		}},
 		{"groups", `version: 1
 groups:

@@ -237,11 +237,14 @@ type Method struct {
 	// DB is the parameter holding a database number that must be 0 on a
 	// cluster (Copy); -2 when there is none.
 	DB int
+	// Reply is the parameter a raw command's reply is written into
+	// (radix's Cmd(&members, "SMEMBERS", key)); -2 when there is none.
+	Reply int
 
 	Pos Pos
 }
 
-// NoParam marks Method.Script, Fn and DB as absent.
+// NoParam marks Method.Script, Fn, DB and Reply as absent.
 const NoParam = -2
 
 // ReceiverParam marks Method.Script as the method's receiver.

@@ -416,6 +416,10 @@ func Generate(lib Library, b *Builder, cmds *ruleset.Rules) (*Table, error) {
 		if len(keys) == 0 {
 			if hasKeys(c) {
 				errs = append(errs, fmt.Sprintf("Builder.%s: %s has keys in the commands table, but no method of its chain takes one", m, name))
+			} else if c.KeyspaceWide {
+				// KEYS, SCAN, FLUSHALL: no keys, but one node's keyspace
+				// on a cluster client (the keyspace-wide check).
+				t.Lines = append(t.Lines, fmt.Sprintf("Builder.%s: {kind: builder, command: %s}", m, yamlScalar(name)))
 			}
 			continue
 		}

@@ -6,17 +6,18 @@ import (
 
 	redis6 "github.com/go-redis/redis"
 	redis7 "github.com/go-redis/redis/v7"
+	redis8 "github.com/go-redis/redis/v8"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/slotlint/slotlint/internal/redistest"
 )
 
-// TestTxPipelinedOfWatch shows what rules.yaml says of go-redis v6's and
-// v7's Tx.Pipelined, on a live cluster: in v6 it queues the function's
+// TestTxPipelinedOfWatch shows what rules.yaml says of go-redis v6's to
+// v9's Tx.Pipelined, on a live cluster: in v6 it queues the function's
 // commands in MULTI/EXEC, so a write to the watched key between WATCH and
 // EXEC fails the transaction (TxFailedErr) and its SET is not applied; in
-// v7 it sends a plain pipeline, which WATCH does not guard: the SET is
-// applied. (v7, like v8 and v9, has TxPipelined for the transaction.)
+// v7, v8 and v9 it sends a plain pipeline, which WATCH does not guard: the
+// SET is applied. (v7 to v9 have TxPipelined for the transaction.)
 func TestTxPipelinedOfWatch(t *testing.T) {
 	c := redistest.Shared(t)
 	l, err := newLab(c)
@@ -82,6 +83,41 @@ func TestTxPipelinedOfWatch(t *testing.T) {
 				}
 				_, err := tx.Pipelined(func(pipe redis7.Pipeliner) error {
 					pipe.Set(key, "tx", 0)
+					return nil
+				})
+				return err
+			}, key)
+		}, nil, "tx")
+	})
+	t.Run("v8", func(t *testing.T) {
+		cl := goRedis8Cluster(l.env)
+		defer cl.Close()
+		// A plain pipeline: no error, the SET is applied.
+		run(t, func() error {
+			return cl.Watch(ctx, func(tx *redis8.Tx) error {
+				if err := other(); err != nil {
+					return err
+				}
+				_, err := tx.Pipelined(ctx, func(pipe redis8.Pipeliner) error {
+					pipe.Set(ctx, key, "tx", 0)
+					return nil
+				})
+				return err
+			}, key)
+		}, nil, "tx")
+	})
+
+	t.Run("v9", func(t *testing.T) {
+		cl := goRedis9Cluster(l.env)
+		defer cl.Close()
+		// A plain pipeline: no error, the SET is applied.
+		run(t, func() error {
+			return cl.Watch(ctx, func(tx *redis.Tx) error {
+				if err := other(); err != nil {
+					return err
+				}
+				_, err := tx.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+					pipe.Set(ctx, key, "tx", 0)
 					return nil
 				})
 				return err

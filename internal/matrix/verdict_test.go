@@ -34,19 +34,14 @@ var knownMisses = map[string]string{
 	// Options and commands of the other clients that the rules do not
 	// describe yet: rueidis's and valkey-go's SelectDB with several
 	// InitAddress, redigo's and radix's database dial options, and the
-	// KEYS and SCAN of rueidis's and valkey-go's command builders and of
-	// radix's raw commands.
-	"rueidisDB":   "rueidis ClientOption.SelectDB is not described",
-	"valkeyDB":    "valkey-go ClientOption.SelectDB is not described",
-	"redigoDB":    "redigo's DialDatabase is not described",
-	"garyburdDB":  "the same, redigo's first import path",
-	"radix3DB":    "radix v3's DialSelectDB is not described",
-	"radix4DB":    "radix v4's Dialer.SelectDB is not described",
-	"rueidisKeys": "rueidis's KEYS builder on a cluster client is not reported",
-	"rueidisScan": "rueidis's SCAN builder on a cluster client is not reported",
-	"valkeyKeys":  "valkey-go's KEYS builder on a cluster client is not reported",
-	"valkeyScan":  "valkey-go's SCAN builder on a cluster client is not reported",
-	"radix4Keys":  "radix v4's raw KEYS on a Cluster is not reported",
+	// KEYS of radix v4's raw commands.
+	"rueidisDB":  "rueidis ClientOption.SelectDB is not described",
+	"valkeyDB":   "valkey-go ClientOption.SelectDB is not described",
+	"redigoDB":   "redigo's DialDatabase is not described",
+	"garyburdDB": "the same, redigo's first import path",
+	"radix3DB":   "radix v3's DialSelectDB is not described",
+	"radix4DB":   "radix v4's Dialer.SelectDB is not described",
+	"radix4Keys": "radix v4's raw KEYS on a Cluster is not reported",
 }
 
 // notJudged are the shapes whose rows slotlint gives no verdict for, and why.
