@@ -105,6 +105,8 @@ import (
 //	               in one MULTI/EXEC
 //	  queuedscripts  scripts queued in a struct and sent in a loop: their
 //	               undeclared keys reported where they are made
+//	  mapped       keys a generic map function makes with a closure
+//	               (a project's sliceMapper, lo.Map's signature)
 //	  replykeys    keys read from Redis deleted together: tag sets'
 //	               members appended beside the callers' tags (go-redis),
 //	               members radix writes into its reply argument, rueidis

@@ -304,6 +304,10 @@ type sElem struct {
 	// pattern is its function's parameter, is the reply's identity: keys
 	// holds the pattern, to be matched once a caller gives its text.
 	glob string
+	// mapper is the function literal that a generic map calls for each
+	// element (mapped): its parameters differ from one element to the
+	// next.
+	mapper *ssa.Function
 }
 
 // A coll is what the SSA layer knows of a collection.
@@ -703,11 +707,95 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 		if c, ok := w.returned(v, 0, depth); ok {
 			return c
 		}
+		if c, ok := w.mapped(v); ok {
+			return c
+		}
 		return coll{open: true}
 	}
 	out := w.collection(common.Args[0], depth+1)
 	out.add(w.collection(common.Args[1], depth+1))
 	return out
+}
+
+// mapped returns what a generic map function returns (samber/lo's Map, a
+// project's sliceMapper): a function of type parameters E and R that
+// takes a []E and a func(E) R (or func(E, int) R) and returns a []R can
+// make its R values only by calling the function on the slice's
+// elements, so each element of the result is what the function returns.
+func (w *walker) mapped(v *ssa.Call) (coll, bool) {
+	callee := v.Call.StaticCallee()
+	if callee == nil || callee.Origin() == nil {
+		return coll{}, false
+	}
+	sig := callee.Origin().Signature
+	if sig.TypeParams().Len() == 0 || sig.Results().Len() != 1 || sig.Params().Len() != 2 || len(v.Call.Args) != 2 {
+		return coll{}, false
+	}
+	isParam := func(t types.Type) (*types.TypeParam, bool) {
+		tp, ok := t.(*types.TypeParam)
+		return tp, ok
+	}
+	elemOf := func(t types.Type) (*types.TypeParam, bool) {
+		if tp, ok := isParam(t); ok {
+			// S ~[]E: the core type of S's constraint.
+			if st, ok := tp.Constraint().Underlying().(*types.Interface); ok && st.NumEmbeddeds() == 1 {
+				t = st.EmbeddedType(0)
+				if u, ok := t.(*types.Union); ok && u.Len() == 1 {
+					t = u.Term(0).Type()
+				}
+			}
+		}
+		sl, ok := t.Underlying().(*types.Slice)
+		if !ok {
+			return nil, false
+		}
+		return isParam(sl.Elem())
+	}
+	e, ok := elemOf(sig.Params().At(0).Type())
+	if !ok {
+		return coll{}, false
+	}
+	r, ok := elemOf(sig.Results().At(0).Type())
+	if !ok {
+		return coll{}, false
+	}
+	fsig, ok := sig.Params().At(1).Type().Underlying().(*types.Signature)
+	if !ok || fsig.Results().Len() != 1 || fsig.Params().Len() < 1 || fsig.Params().Len() > 2 {
+		return coll{}, false
+	}
+	if tp, ok := isParam(fsig.Params().At(0).Type()); !ok || tp != e {
+		return coll{}, false
+	}
+	if tp, ok := isParam(fsig.Results().At(0).Type()); !ok || tp != r {
+		return coll{}, false
+	}
+	mc, ok := unwrap(v.Call.Args[1]).(*ssa.MakeClosure)
+	if !ok {
+		if fn, isFn := unwrap(v.Call.Args[1]).(*ssa.Function); isFn {
+			return w.returnsOf(fn)
+		}
+		return coll{}, false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return coll{}, false
+	}
+	return w.returnsOf(fn)
+}
+
+// returnsOf returns the values a function literal returns, each standing
+// for many: it runs once for each element it is mapped over.
+func (w *walker) returnsOf(fn *ssa.Function) (coll, bool) {
+	var out coll
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+			out.elems = append(out.elems, sElem{v: ret.Results[0], many: true, mapper: fn})
+		}
+	}
+	return out, len(out.elems) > 0
 }
 
 // flattenMethod reports whether a call is of a method of a client's slice
@@ -808,9 +896,29 @@ func (l *ssaLayer) again(ev *evaluator, el sElem, alts []Value) []Value {
 			k = ev.vary(k)
 		}
 		k = varyOthers(k, el.sent)
+		if el.mapper != nil {
+			k = varyParams(k, el.mapper)
+		}
 		out = append(out, Value{k, a.Pos})
 	}
 	return out
+}
+
+// varyParams returns k with the unknowns that are fn's parameters as
+// another call of fn holds them.
+func varyParams(k keyspace.Key, fn *ssa.Function) keyspace.Key {
+	parts := slices.Clone(k.Parts)
+	for i, p := range parts {
+		if !p.Unknown || strings.HasSuffix(p.ID, "'") {
+			continue
+		}
+		for _, fp := range fn.Params {
+			if p.ID == fmt.Sprintf("%s@%d", fp.Name(), fp.Pos()) {
+				parts[i].ID += "'"
+			}
+		}
+	}
+	return keyspace.Key{Parts: parts}
 }
 
 // foreign returns values of another function as e's function sees them:
