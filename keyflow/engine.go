@@ -82,6 +82,9 @@ type Engine struct {
 	// makers are the package's functions that make a counted script, by
 	// scriptMaker (nil: not one).
 	makers map[*types.Func]*KeyScriptMaker
+	// formatting holds the fmt.Sprintf calls whose script formattedScript
+	// is reading, against a value made of itself.
+	formatting map[*ast.CallExpr]bool
 	// allFieldWrites are the writes of every field, of any type, in the
 	// package's code, and badFieldWrites the fields also written in ways
 	// not followed; nil until fieldWrites scans the package.

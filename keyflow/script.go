@@ -228,6 +228,15 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 	if tv.Value == nil || tv.Value.Kind() != constant.String {
 		return ScriptRef{}, false
 	}
+	if g.formatting[call] {
+		// s = fmt.Sprintf("%s%s", s, more): a value made of itself.
+		return ScriptRef{}, false
+	}
+	if g.formatting == nil {
+		g.formatting = map[*ast.CallExpr]bool{}
+	}
+	g.formatting[call] = true
+	defer delete(g.formatting, call)
 	tmpl := constant.StringVal(tv.Value)
 	var b strings.Builder
 	args := call.Args[1:]

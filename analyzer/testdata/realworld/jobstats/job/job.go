@@ -7,6 +7,8 @@
 package job
 
 import (
+	"fmt"
+
 	"github.com/gomodule/redigo/redis"
 
 	"slotlint.test/realworld/jobstats/rds"
@@ -101,5 +103,31 @@ func RequeueFixed(conn redis.Conn, namespace, poolID string, jobTypes []string) 
 	}
 	args = append(args, poolID)
 	_, err := script.Do(conn, args...)
+	return err
+}
+
+// A field set from a value formatted from itself in a deferred function,
+// as containerd/containerd's authorizer writes token =
+// fmt.Sprintf("Bearer %s", token) and then r.token = token: no script
+// slotlint can read, and nothing to report when a script field is read.
+type authResult struct {
+	token string
+}
+
+func fetchToken(r *authResult, fetch func() (string, error)) (token string, err error) {
+	defer func() {
+		token = fmt.Sprintf("Bearer %s", token)
+		r.token = token
+	}()
+	token, err = fetch()
+	return token, err
+}
+
+type scripted struct {
+	script *redis.Script
+}
+
+func (s *scripted) run(conn redis.Conn) error {
+	_, err := s.script.Do(conn)
 	return err
 }
