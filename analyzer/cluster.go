@@ -32,6 +32,9 @@ import (
 //     DB, and ParseClusterURL drops the database of its URL's path: keys
 //     land in database 0 with no error. Under target: valkey-9, whose
 //     cluster has other databases, the check is silent.
+//   - watch-without-keys: a Watch given no keys, whose cluster client
+//     refuses it before running the function (the rules' needs-keys:
+//     go-redis's "redis: Watch requires at least one key").
 
 // cluster returns the keyspace-wide and cluster-db findings of one call.
 func (c *checker) cluster(site *keyflow.Site) []diag {
@@ -45,6 +48,14 @@ func (c *checker) cluster(site *keyflow.Site) []diag {
 			end:      site.Call.End(),
 			category: checks.KeyspaceWide,
 			message:  fmt.Sprintf("%s on %s, a client that may be a cluster, %s one node's keys only, with no error; %s", site.Command, clientName(site.Call), keyspaceVerb(cmd), walkMasters(site.Callee)),
+		})
+	}
+	if m := site.Method; m != nil && m.Kind == ruleset.KindWatch && m.NeedsKeys && site.Tx != nil && len(site.Tx.Watched) == 0 && !site.Tx.WatchedOpen && !c.perNode(site.Call) {
+		out = append(out, diag{
+			pos:      site.Call.Pos(),
+			end:      site.Call.End(),
+			category: checks.WatchWithoutKeys,
+			message:  fmt.Sprintf("%s on %s, a client that may be a cluster, is given no keys: a cluster client refuses it (\"redis: Watch requires at least one key\") and never runs the function; pass the keys the function reads and writes, under one hashtag", site.Callee.Name(), clientName(site.Call)),
 		})
 	}
 	if site.DB != nil && site.DBNum != 0 && !c.rules.ClusterHasDatabases() {

@@ -105,6 +105,7 @@ import (
 //	               in one MULTI/EXEC
 //	  queuedscripts  scripts queued in a struct and sent in a loop: their
 //	               undeclared keys reported where they are made
+//	  keylesswatch a Watch given no keys on a client that may be a cluster
 //	  mapped       keys a generic map function makes with a closure
 //	               (a project's sliceMapper, lo.Map's signature)
 //	  replykeys    keys read from Redis deleted together: tag sets'

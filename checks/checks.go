@@ -40,6 +40,9 @@ const (
 	// ClusterDB: a database other than 0 where the client may be a
 	// cluster (SELECT, MOVE, COPY ... DB, a client's DB option).
 	ClusterDB = "cluster-db"
+	// WatchWithoutKeys: a Watch given no keys on a client that may be a
+	// cluster, whose cluster client refuses it.
+	WatchWithoutKeys = "watch-without-keys"
 
 	// LuaSyntax: a script that does not parse.
 	LuaSyntax = "lua-syntax"
@@ -161,6 +164,12 @@ var registry = []Check{
 		Doc:         "a database other than 0 where the client may be a cluster, which has database 0 only",
 		Description: "COPY ... DB or MOVE to a database other than 0 on a client that may talk to a Redis Cluster, or a client's DB option that a cluster client drops (go-redis UniversalOptions with several addresses or IsClusterMode, the database of a URL given to ParseClusterURL). A Redis Cluster has database 0 only: it refuses SELECT, MOVE, SWAPDB and COPY to another database, and a cluster client writes to database 0 without an error. Keep the data in database 0 and separate it with a key prefix. The check stays silent under target: valkey-9, whose cluster mode has other databases. It was named copy-db before, and that name still selects it.",
 		Anchor:      ClusterDB,
+	},
+	{
+		Name: WatchWithoutKeys, Family: FamilyCluster, Severity: SeverityError,
+		Doc:         "a Watch given no keys on a client that may be a cluster, whose cluster client refuses it",
+		Description: "A Watch (go-redis's Watch(ctx, fn, keys...)) is given no keys on a client that may talk to a Redis Cluster. A one-server client runs the function with nothing watched; the cluster client refuses the call with \"redis: Watch requires at least one key\" and never runs the function, so nothing it would write is written. Pass the keys the function reads and writes, all under one hashtag. Which methods refuse no keys is rules.yaml's needs-keys.",
+		Anchor:      WatchWithoutKeys,
 	},
 	{
 		Name: LuaSyntax, Family: FamilyScripts, Severity: SeverityError,

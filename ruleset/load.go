@@ -69,7 +69,7 @@ var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
-	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply"}
+	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
 	policies      = []string{"all_shards", "all_nodes", "special"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -90,7 +90,7 @@ var kindRules = map[MethodKind]kindRule{
 	KindNewScript:   {[]string{"script"}, []string{"script"}},
 	KindFunction:    {[]string{"keys"}, []string{"keys", "args"}},
 	KindRaw:         {[]string{"args"}, []string{"args", "reply"}},
-	KindWatch:       {[]string{"fn", "keys"}, []string{"fn", "keys"}},
+	KindWatch:       {[]string{"fn", "keys"}, []string{"fn", "keys", "needs-keys"}},
 	KindTxPipelined: {[]string{"fn"}, []string{"fn"}},
 	KindPipelined:   {[]string{"fn"}, []string{"fn"}},
 	KindTxPipeline:  {nil, nil},
@@ -105,12 +105,13 @@ var kindOrder = []MethodKind{
 }
 
 var fieldMeaning = map[string]string{
-	"command": "the Redis command the method sends, such as RENAME",
-	"keys":    "a list of selectors for the key parameters",
-	"args":    "a selector for the script or command arguments",
-	"script":  "the parameter with the script source or SHA1, or receiver",
-	"fn":      "the parameter with the function to run",
-	"reply":   "the parameter a raw command's reply is written into",
+	"command":    "the Redis command the method sends, such as RENAME",
+	"keys":       "a list of selectors for the key parameters",
+	"args":       "a selector for the script or command arguments",
+	"script":     "the parameter with the script source or SHA1, or receiver",
+	"fn":         "the parameter with the function to run",
+	"reply":      "the parameter a raw command's reply is written into",
+	"needs-keys": "true when a cluster client refuses a call of the method with no keys",
 }
 
 var (
@@ -825,6 +826,13 @@ func (l *loader) method(n *yaml.Node, what, name string) *Method {
 			} else {
 				ok = false
 			}
+		}
+	}
+	if e, has := f["needs-keys"]; has {
+		if b, bok := l.boolean(resolve(e.val), "needs-keys of "+what); bok {
+			m.NeedsKeys = b
+		} else {
+			ok = false
 		}
 	}
 	if !ok {

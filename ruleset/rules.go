@@ -237,6 +237,10 @@ type Method struct {
 	// DB is the parameter holding a database number that must be 0 on a
 	// cluster (Copy); -2 when there is none.
 	DB int
+	// NeedsKeys is true for a watch method whose cluster client refuses a
+	// call that gives no keys (go-redis's Watch: "redis: Watch requires
+	// at least one key").
+	NeedsKeys bool
 	// Reply is the parameter a raw command's reply is written into
 	// (radix's Cmd(&members, "SMEMBERS", key)); -2 when there is none.
 	Reply int

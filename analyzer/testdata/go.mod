@@ -3,6 +3,7 @@ module slotlint.test
 go 1.26.0
 
 require (
+	github.com/garyburd/redigo v1.6.0
 	github.com/go-redis/redis v6.15.9+incompatible
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
@@ -20,7 +21,6 @@ require (
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
-	github.com/garyburd/redigo v1.6.0 // indirect
 	github.com/tilinna/clock v1.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

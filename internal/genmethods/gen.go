@@ -215,6 +215,8 @@ type Method struct {
 	Args     string
 	Script   string // a parameter number or "receiver"
 	Fn, DB   int    // -1 when absent
+	// NeedsKeys: a cluster client refuses a call with no keys.
+	NeedsKeys bool
 	// partial says why some keys of the method cannot be selected: a
 	// parameter named like keys whose type no selector reaches.
 	partial string
@@ -237,6 +239,9 @@ func (m *Method) Line() string {
 	}
 	if len(m.Keys) > 0 {
 		parts = append(parts, "keys: "+quotedList(m.Keys))
+	}
+	if m.NeedsKeys {
+		parts = append(parts, "needs-keys: true")
 	}
 	if len(m.Patterns) > 0 {
 		parts = append(parts, "patterns: "+quotedList(m.Patterns))
@@ -279,6 +284,12 @@ func sp(name, command string, kind ruleset.MethodKind, script string, fn int, ke
 	return special{name, Method{Name: name, Command: command, Kind: kind, Script: script, Fn: fn, Keys: keys, Args: args, DB: -1}}
 }
 
+// needsKeys marks a special's cluster client as refusing it with no keys.
+func needsKeys(s special) special {
+	s.m.NeedsKeys = true
+	return s
+}
+
 var specials = []special{
 	sp("Eval", "EVAL", ruleset.KindScript, "1", -1, []string{"2[]"}, "3..."),
 	sp("EvalRO", "EVAL_RO", ruleset.KindScript, "1", -1, []string{"2[]"}, "3..."),
@@ -300,7 +311,9 @@ var specials = []special{
 	sp("FCall", "FCALL", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
 	sp("FCallRO", "FCALL_RO", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
 	sp("FCallRo", "FCALL_RO", ruleset.KindFunction, "", -1, []string{"2[]"}, "3..."),
-	sp("Watch", "WATCH", ruleset.KindWatch, "", 1, []string{"2..."}, ""),
+	// A cluster client refuses a Watch with no keys, before running its
+	// function (internal/matrix's TestWatchWithoutKeys, v6 to v9).
+	needsKeys(sp("Watch", "WATCH", ruleset.KindWatch, "", 1, []string{"2..."}, "")),
 	sp("Tx.Watch", "WATCH", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 	// UNWATCH takes no keys; go-redis sends any it is given.
 	sp("Tx.Unwatch", "UNWATCH", ruleset.KindCommand, "", -1, nil, ""),

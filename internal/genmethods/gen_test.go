@@ -306,7 +306,7 @@ func TestRequired(t *testing.T) {
 		"ScriptLoad":             `{command: "SCRIPT LOAD", kind: script-load, script: 1}`,
 		"NewScript":              `{kind: new-script, script: 0}`,
 		"FCall":                  `{command: FCALL, kind: function, keys: ["2[]"], args: "3..."}`,
-		"Watch":                  `{command: WATCH, kind: watch, fn: 1, keys: ["2..."]}`,
+		"Watch":                  `{command: WATCH, kind: watch, fn: 1, keys: ["2..."], needs-keys: true}`,
 		"Tx.Watch":               `{command: WATCH, keys: ["1..."]}`,
 		"Tx.Unwatch":             `{command: UNWATCH}`,
 		"TxPipelined":            `{kind: tx-pipelined, fn: 1}`,

@@ -14,6 +14,7 @@ require (
 	github.com/mediocregopher/radix/v4 v4.1.4
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/redis/rueidis v1.0.79
+	github.com/redis/rueidis/rueidiscompat v1.0.79
 	github.com/slotlint/slotlint v0.0.0
 	github.com/valkey-io/valkey-go v1.0.79
 )

@@ -8,14 +8,19 @@ import (
 	redis7 "github.com/go-redis/redis/v7"
 	redis8 "github.com/go-redis/redis/v8"
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
+	"github.com/redis/rueidis/rueidiscompat"
 
 	"github.com/slotlint/slotlint/internal/redistest"
 )
 
-// TestWatchWithoutKeys shows, on a live cluster, what docs/realcode.md
-// says of a Watch given no keys (tasqueue's scheduled-job mover): the
-// cluster clients of go-redis v6 to v9 refuse it before running the
-// function, so nothing the function would send is sent.
+// TestWatchWithoutKeys shows, on a live cluster, what the
+// watch-without-keys check says of a Watch given no keys (tasqueue's
+// scheduled-job mover): the cluster clients of go-redis v6 to v9 refuse
+// it before running the function, so nothing the function would send is
+// sent. rueidiscompat's Watch, on a rueidis cluster client, runs the
+// function with no error: the rules say needs-keys of go-redis's Watch
+// alone.
 func TestWatchWithoutKeys(t *testing.T) {
 	c := redistest.Shared(t)
 	l, err := newLab(c)
@@ -52,5 +57,17 @@ func TestWatchWithoutKeys(t *testing.T) {
 		cl := goRedis9Cluster(l.env)
 		defer cl.Close()
 		check(t, func(ran *bool) error { return cl.Watch(ctx, func(*redis.Tx) error { *ran = true; return nil }) })
+	})
+	t.Run("rueidiscompat", func(t *testing.T) {
+		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: l.env.Addrs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		ran := false
+		err = rueidiscompat.NewAdapter(c).Watch(ctx, func(rueidiscompat.Tx) error { ran = true; return nil })
+		if err != nil || !ran {
+			t.Fatalf("Watch with no keys: error %v, function run %v; want no error and the function run", err, ran)
+		}
 	})
 }
