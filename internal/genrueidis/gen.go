@@ -26,6 +26,9 @@ type Library struct {
 	// Fixed are the rules of the library's own methods and functions, by
 	// name: sending, scripts. Each must be declared in the library.
 	Fixed [][2]string
+	// Former are rules of methods that earlier versions of the library
+	// declared on another type; the version generated from must not.
+	Former [][2]string
 }
 
 // builderTypes are the roles of the types of rueidis and valkey-go: every
@@ -56,11 +59,20 @@ var builderFixed = [][2]string{
 	{"Lua.Exec", `{command: EVALSHA, kind: script, script: receiver, keys: ["2[]"], args: "3[]"}`},
 }
 
+// builderFormer are the same methods where earlier versions declared
+// them: rueidis v1.0.54 and before declare Do and DoMulti in CoreClient,
+// which later versions split CommandClient out of. They are not checked
+// against the version generated from, which no longer declares them.
+var builderFormer = [][2]string{
+	{"CoreClient.Do", `{kind: send, args: "1"}`},
+	{"CoreClient.DoMulti", `{kind: send, args: "1..."}`},
+}
+
 // Libraries are the libraries whose tables are generated, in the order of
 // rules.yaml.
 var Libraries = []Library{
-	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed},
-	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed},
+	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed, builderFormer},
+	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed, builderFormer},
 }
 
 // A Builder is what a library's command builder says: the command each
@@ -391,6 +403,12 @@ func Generate(lib Library, b *Builder, cmds *ruleset.Rules) (*Table, error) {
 	for _, f := range lib.Fixed {
 		if !b.funcs[f[0]] {
 			return nil, fmt.Errorf("%s: %s is not declared in the library; fix the fixed rules of genrueidis", lib.Module, f[0])
+		}
+		t.Lines = append(t.Lines, f[0]+": "+f[1])
+	}
+	for _, f := range lib.Former {
+		if b.funcs[f[0]] {
+			return nil, fmt.Errorf("%s: %s is declared in the library; move it to the fixed rules of genrueidis", lib.Module, f[0])
 		}
 		t.Lines = append(t.Lines, f[0]+": "+f[1])
 	}
