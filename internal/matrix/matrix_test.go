@@ -52,7 +52,45 @@ const (
 	OneNode Kind = "onenode" // KEYS or SCAN found the keys of one master only, without an error
 	AllKeys Kind = "all"     // KEYS or SCAN found every key
 	Dropped Kind = "dropped" // the database number was dropped: no error, the data is in database 0
+	Varies  Kind = "varies"  // one of the outcomes of a row that races in the client (racyRows)
 )
+
+// racyRows are the rows whose outcome the client leaves to a race, by
+// row function: the outcomes the row may have, as classify gives them
+// (the error's text up to its first space for Failed), and why. A row
+// that gives one of them is Varies, with the reason as its text; any
+// other outcome is shown as it is.
+var racyRows = map[string]struct {
+	outcomes []string
+	why      string
+}{
+	// go-redis v7 cannot parse Redis 7's COMMAND reply ("got 10 elements
+	// in COMMAND reply, wanted 7"), so it knows no command's key position
+	// and sends each command by the slot of its name first, then follows
+	// MOVED. A MULTI first sent to the wrong master ends in EXECABORT
+	// there; v7 retries it on the right one, but its retry sends the
+	// commands to both masters at once, and TxPipelined returns whichever
+	// answer it stores last: most runs no error, one in 40 to 80 the
+	// EXECABORT. TestGoRedis7CommandReply shows the first part.
+	"goRedis7MultiOne": {[]string{string(Works), "EXECABORT"}, "MULTI: works, or `EXECABORT` now and then (v7 cannot read Redis 7's COMMAND reply, sends the MULTI to another master first, and its retry races)"},
+}
+
+// racy turns the outcome of a racy row into Varies when it is one of the
+// row's outcomes.
+func racy(o Outcome) Outcome {
+	r, ok := racyRows[o.Func]
+	if !ok {
+		return o
+	}
+	got := string(o.Kind)
+	if o.Kind == Failed {
+		got, _, _ = strings.Cut(o.Text, " ")
+	}
+	if slices.Contains(r.outcomes, got) {
+		o.Kind, o.Text = Varies, r.why
+	}
+	return o
+}
 
 var (
 	runOnce  sync.Once
@@ -176,7 +214,7 @@ func runAll(c *redistest.Cluster) ([]Outcome, error) {
 			if f, ok := rowFunc[r.Shape]; ok {
 				o.Func = f
 			}
-			out = append(out, o)
+			out = append(out, racy(o))
 		}
 	}
 	old, err := l.runOld()
@@ -403,6 +441,8 @@ func cell(o Outcome) string {
 		return "all keys"
 	case Dropped:
 		return "no error: ignored, data in database 0"
+	case Varies:
+		return o.Text
 	}
 	return string(o.Kind)
 }

@@ -125,3 +125,21 @@ func TestTxPipelinedOfWatch(t *testing.T) {
 		}, nil, "tx")
 	})
 }
+
+// TestGoRedis7CommandReply shows on the live cluster why go-redis v7's
+// one-slot MULTI row races (racyRows): v7 cannot parse Redis 7's COMMAND
+// reply, so it knows no command's key position.
+func TestGoRedis7CommandReply(t *testing.T) {
+	c := redistest.Shared(t)
+	l, err := newLab(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.rdb.Close()
+	cl := goRedis7Cluster(l.env)
+	defer cl.Close()
+	const want = "redis: got 10 elements in COMMAND reply, wanted 7"
+	if _, err := cl.Command().Result(); err == nil || err.Error() != want {
+		t.Fatalf("COMMAND through go-redis v7: %v, want %q", err, want)
+	}
+}

@@ -64,6 +64,9 @@ func judged(o Outcome, connectErr map[string]string, cl Client) (judge, report b
 	if why, ok := notJudged[o.Shape]; ok {
 		return false, false, why
 	}
+	if o.Kind == Varies {
+		return false, false, "its outcome is a race in the client: " + o.Text
+	}
 	if o.Kind == Failed && o.Text == connectErr[o.Client] {
 		return false, false, "the client cannot read the cluster's slots (row " + string(Connect) + ")"
 	}
