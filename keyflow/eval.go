@@ -387,7 +387,7 @@ func (e *evaluator) paramElem(x *ast.IndexExpr) ([]Value, bool) {
 		return nil, false
 	}
 	e.varying(iv, nil)
-	k := keyspace.Unknown(elemID(p, fmt.Sprintf("%s@%d", iv.Name(), iv.Pos())), exprName(x), e.noBraces(x))
+	k := keyspace.Unknown(elemID(p, localID(iv)), exprName(x), e.noBraces(x))
 	return []Value{{k, x.Pos()}}, true
 }
 
@@ -487,7 +487,7 @@ func (e *evaluator) before(v *types.Var, defs []def) bool {
 
 // local evaluates a local variable from its assignments.
 func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
-	id := fmt.Sprintf("%s@%d", v.Name(), v.Pos())
+	id := localID(v)
 	noBraces := e.noBraces(use)
 	defs := e.reaching(v, e.defs[v], use.Pos())
 	// A variable of the enclosing function seen from a closure, a range
@@ -594,7 +594,7 @@ func allSequential(defs []def) bool {
 func (e *evaluator) varying(v *types.Var, alts []Value) []Value {
 	for _, d := range e.defs[v] {
 		if d.inLoop {
-			e.loopIDs[fmt.Sprintf("%s@%d", v.Name(), v.Pos())] = true
+			e.loopIDs[localID(v)] = true
 			break
 		}
 	}
@@ -604,10 +604,16 @@ func (e *evaluator) varying(v *types.Var, alts []Value) []Value {
 // vary returns k as another iteration of a loop sees it: the unknowns of
 // variables set in the loop become other values.
 func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
+	return varyIDs(k, e.loopIDs)
+}
+
+// varyIDs returns k with the unknowns that hold one of the variables ids
+// (localID) as another value of theirs holds them.
+func varyIDs(k keyspace.Key, ids map[string]bool) keyspace.Key {
 	parts := make([]keyspace.Part, len(k.Parts))
 	for i, p := range k.Parts {
 		if p.Unknown {
-			for id := range e.loopIDs {
+			for id := range ids {
 				if containsID(p.ID, id) {
 					p.ID += "'"
 					break
@@ -617,6 +623,15 @@ func (e *evaluator) vary(k keyspace.Key) keyspace.Key {
 		parts[i] = p
 	}
 	return keyspace.Key{Parts: parts}
+}
+
+// localID is the identity of a local variable or parameter in the keys
+// that hold its value: its name and where it is declared.
+func localID(v interface {
+	Name() string
+	Pos() token.Pos
+}) string {
+	return fmt.Sprintf("%s@%d", v.Name(), v.Pos())
 }
 
 // again returns an element that stands for many as another iteration of
@@ -690,7 +705,7 @@ func (e *evaluator) identity(x ast.Expr) string {
 			// A variable set in a loop holds another value at each turn,
 			// and so do its fields (keys := q.Keys(queue); keys.StreamKey).
 			e.varying(v, nil)
-			return fmt.Sprintf("%s@%d", v.Name(), v.Pos())
+			return localID(v)
 		}
 	case *ast.SelectorExpr:
 		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
@@ -892,11 +907,32 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
 // format follows fmt.Sprintf of a constant format with args, at pos.
 func (e *evaluator) format(format string, args []ast.Expr, pos token.Pos) ([]Value, bool) {
 	out := []Value{{keyspace.Key{}, pos}}
-	lit := func(s string) { out = concatAlts(out, []Value{{keyspace.Lit(s), pos}}, pos) }
+	ok := walkFormat(format, len(args), func(s string) {
+		out = concatAlts(out, []Value{{keyspace.Lit(s), pos}}, pos)
+	}, func(i int, verb byte) bool {
+		arg := args[i]
+		switch verb {
+		case 's', 'v', 'd':
+			out = concatAlts(out, e.keys(arg), pos)
+		default:
+			k := e.opaque(arg)
+			k.Key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
+			out = concatAlts(out, []Value{k}, pos)
+		}
+		return len(out) <= maxAlts
+	})
+	return out, ok
+}
+
+// walkFormat walks a constant fmt format of n arguments: lit gets its
+// literal text (a %% as "%"), verb each verb with the index of its
+// argument, and may stop the walk by returning false. A verb with flags,
+// a width, a precision or an argument index, more verbs than arguments,
+// or a format cut in a verb, make it false: the text would be guessed.
+func walkFormat(format string, n int, lit func(string), verb func(arg int, verb byte) bool) bool {
 	argi := 0
 	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' {
+		if format[i] != '%' {
 			j := strings.IndexByte(format[i:], '%')
 			if j < 0 {
 				j = len(format) - i
@@ -911,35 +947,24 @@ func (e *evaluator) format(format string, args []ast.Expr, pos token.Pos) ([]Val
 			j++
 		}
 		if j >= len(format) {
-			return nil, false
+			return false
 		}
-		verb := format[j]
+		v := format[j]
 		spec := format[i+1 : j]
 		i = j
-		if verb == '%' {
+		if v == '%' {
 			lit("%")
 			continue
 		}
-		if spec != "" || argi >= len(args) {
-			// Padding and argument indexes change the text: give up on the
-			// whole key rather than guess.
-			return nil, false
+		if spec != "" || argi >= n {
+			return false
 		}
-		arg := args[argi]
+		if !verb(argi, v) {
+			return false
+		}
 		argi++
-		switch verb {
-		case 's', 'v', 'd':
-			out = concatAlts(out, e.keys(arg), pos)
-		default:
-			k := e.opaque(arg)
-			k.Key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'
-			out = concatAlts(out, []Value{k}, pos)
-		}
-		if len(out) > maxAlts {
-			return nil, false
-		}
 	}
-	return out, true
+	return true
 }
 
 // sprint follows fmt.Sprint: operands side by side, with a space between

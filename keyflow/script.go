@@ -237,38 +237,23 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 	}
 	g.formatting[call] = true
 	defer delete(g.formatting, call)
-	tmpl := constant.StringVal(tv.Value)
 	var b strings.Builder
 	args := call.Args[1:]
-	for i := 0; i < len(tmpl); i++ {
-		if tmpl[i] != '%' {
-			b.WriteByte(tmpl[i])
-			continue
+	used := 0
+	ok := walkFormat(constant.StringVal(tv.Value), len(args), func(s string) { b.WriteString(s) }, func(i int, verb byte) bool {
+		used = i + 1
+		if v := g.info.Types[args[i]].Value; v != nil && v.Kind() == constant.Int && (verb == 'd' || verb == 'v') {
+			b.WriteString(v.ExactString())
+			return true
 		}
-		if i+1 == len(tmpl) {
-			return ScriptRef{}, false
+		part, ok := g.scriptOf(e, args[i], name)
+		if !ok || verb == 'd' {
+			return false
 		}
-		i++
-		switch tmpl[i] {
-		case '%':
-			b.WriteByte('%')
-		case 's', 'v', 'd':
-			if len(args) == 0 {
-				return ScriptRef{}, false
-			}
-			if v := g.info.Types[args[0]].Value; v != nil && v.Kind() == constant.Int {
-				b.WriteString(v.ExactString())
-			} else if part, ok := g.scriptOf(e, args[0], name); ok && tmpl[i] != 'd' {
-				b.WriteString(part.Src)
-			} else {
-				return ScriptRef{}, false
-			}
-			args = args[1:]
-		default:
-			return ScriptRef{}, false
-		}
-	}
-	if len(args) > 0 {
+		b.WriteString(part.Src)
+		return verb == 's' || verb == 'v'
+	})
+	if !ok || used != len(args) {
 		return ScriptRef{}, false
 	}
 	return ScriptRef{Name: name, Src: b.String(), Pos: call.Pos()}, true

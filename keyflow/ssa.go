@@ -907,18 +907,11 @@ func (l *ssaLayer) again(ev *evaluator, el sElem, alts []Value) []Value {
 // varyParams returns k with the unknowns that are fn's parameters as
 // another call of fn holds them.
 func varyParams(k keyspace.Key, fn *ssa.Function) keyspace.Key {
-	parts := slices.Clone(k.Parts)
-	for i, p := range parts {
-		if !p.Unknown || strings.HasSuffix(p.ID, "'") {
-			continue
-		}
-		for _, fp := range fn.Params {
-			if p.ID == fmt.Sprintf("%s@%d", fp.Name(), fp.Pos()) {
-				parts[i].ID += "'"
-			}
-		}
+	ids := map[string]bool{}
+	for _, fp := range fn.Params {
+		ids[localID(fp)] = true
 	}
-	return keyspace.Key{Parts: parts}
+	return varyIDs(k, ids)
 }
 
 // foreign returns values of another function as e's function sees them:
@@ -1231,58 +1224,47 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		}
 		return nil, nil, nil, false
 	}
-	if m.Kind == ruleset.KindSend {
-		return l.sentPattern(call, x, m)
-	}
-	if l.g.rules.RepliesMembers(m.Command) {
-		return x, m, nil, true
-	}
-	if cmd := l.g.rules.Command(m.Command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
-		// Only a command that reads the keyspace lists keys by a pattern
-		// (KEYS, SCAN; the rules' keyspace-wide reads).
-		return nil, nil, nil, false
-	}
+	// The command, and the argument that holds its pattern: the
+	// method's parameter named match or pattern, or for a command a
+	// builder chain built and a send method sent (rueidis's
+	// c.Do(ctx, c.B().Scan().Cursor(c).Match(p).Build())), that of the
+	// chain's method.
 	ev := l.evaluator(nil, call.Parent())
 	if ev == nil {
 		return nil, nil, nil, false
 	}
-	params := fn.Signature().Params()
-	for i := 0; i < params.Len() && i < len(x.Args); i++ {
-		if name := params.At(i).Name(); name != "match" && name != "pattern" {
-			continue
-		}
-		pats := slices.Clone(ev.keys(x.Args[i]))
-		for j := range pats {
-			pats[j].Pos = x.Args[i].Pos()
-		}
-		return x, m, pats, true
-	}
-	return nil, nil, nil, false
-}
-
-// sentPattern is pattern for a command a builder chain built and a send
-// method sent (rueidis's c.Do(ctx, c.B().Scan().Cursor(c).Match(p).Build())):
-// the members of a member-replies command, or the keys a keyspace-wide
-// read lists by the argument of the chain's method whose parameter is
-// named match or pattern.
-func (l *ssaLayer) sentPattern(call *ssa.Call, x *ast.CallExpr, m *ruleset.Method) (*ast.CallExpr, *ruleset.Method, []Value, bool) {
-	ev := l.evaluator(nil, call.Parent())
-	if ev == nil || m.Args == nil || m.Args.Variadic || m.Args.Param >= len(x.Args) {
-		return nil, nil, nil, false
-	}
-	b, ok := l.g.builtCommand(ev, x.Args[m.Args.Param])
-	if !ok {
-		return nil, nil, nil, false
-	}
 	named := *m
-	named.Command = b.command
-	if l.g.rules.RepliesMembers(b.command) {
+	var patArg func() ast.Expr
+	if m.Kind == ruleset.KindSend {
+		if m.Args == nil || m.Args.Variadic || m.Args.Param >= len(x.Args) {
+			return nil, nil, nil, false
+		}
+		b, ok := l.g.builtCommand(ev, x.Args[m.Args.Param])
+		if !ok {
+			return nil, nil, nil, false
+		}
+		named.Command = b.command
+		patArg = func() ast.Expr { return l.g.chainArg(ev, x.Args[m.Args.Param], "match", "pattern") }
+	} else {
+		patArg = func() ast.Expr {
+			params := fn.Signature().Params()
+			for i := 0; i < params.Len() && i < len(x.Args); i++ {
+				if name := params.At(i).Name(); name == "match" || name == "pattern" {
+					return x.Args[i]
+				}
+			}
+			return nil
+		}
+	}
+	if l.g.rules.RepliesMembers(named.Command) {
 		return x, &named, nil, true
 	}
-	if cmd := l.g.rules.Command(b.command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
+	if cmd := l.g.rules.Command(named.Command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
+		// Only a command that reads the keyspace lists keys by a pattern
+		// (KEYS, SCAN; the rules' keyspace-wide reads).
 		return nil, nil, nil, false
 	}
-	arg := l.g.chainArg(ev, x.Args[m.Args.Param], "match", "pattern")
+	arg := patArg()
 	if arg == nil {
 		return nil, nil, nil, false
 	}

@@ -169,6 +169,18 @@ func newLab(c *redistest.Cluster) (*lab, error) {
 	return l, nil
 }
 
+// sharedLab is a lab on the shared cluster for one test, closed when the
+// test ends.
+func sharedLab(t *testing.T) *lab {
+	t.Helper()
+	l, err := newLab(redistest.Shared(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.rdb.Close() })
+	return l
+}
+
 // reset writes the keys every row starts from.
 func (l *lab) reset(ctx context.Context) error {
 	if err := l.c.FlushAll(); err != nil {

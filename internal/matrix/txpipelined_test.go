@@ -8,8 +8,6 @@ import (
 	redis7 "github.com/go-redis/redis/v7"
 	redis8 "github.com/go-redis/redis/v8"
 	"github.com/redis/go-redis/v9"
-
-	"github.com/slotlint/slotlint/internal/redistest"
 )
 
 // TestTxPipelinedOfWatch shows what rules.yaml says of go-redis v6's to
@@ -19,12 +17,7 @@ import (
 // v7, v8 and v9 it sends a plain pipeline, which WATCH does not guard: the
 // SET is applied. (v7 to v9 have TxPipelined for the transaction.)
 func TestTxPipelinedOfWatch(t *testing.T) {
-	c := redistest.Shared(t)
-	l, err := newLab(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.rdb.Close()
+	l := sharedLab(t)
 	ctx := context.Background()
 	const key = "{stock}:watched"
 	// other writes the watched key from another connection, between the
@@ -130,12 +123,7 @@ func TestTxPipelinedOfWatch(t *testing.T) {
 // one-slot MULTI row races (racyRows): v7 cannot parse Redis 7's COMMAND
 // reply, so it knows no command's key position.
 func TestGoRedis7CommandReply(t *testing.T) {
-	c := redistest.Shared(t)
-	l, err := newLab(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.rdb.Close()
+	l := sharedLab(t)
 	cl := goRedis7Cluster(l.env)
 	defer cl.Close()
 	const want = "redis: got 10 elements in COMMAND reply, wanted 7"

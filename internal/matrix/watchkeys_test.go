@@ -10,8 +10,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/rueidis"
 	"github.com/redis/rueidis/rueidiscompat"
-
-	"github.com/slotlint/slotlint/internal/redistest"
 )
 
 // TestWatchWithoutKeys shows, on a live cluster, what the
@@ -22,12 +20,7 @@ import (
 // function with no error: the rules say needs-keys of go-redis's Watch
 // alone.
 func TestWatchWithoutKeys(t *testing.T) {
-	c := redistest.Shared(t)
-	l, err := newLab(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.rdb.Close()
+	l := sharedLab(t)
 	ctx := context.Background()
 	const want = "redis: Watch requires at least one key"
 	// check runs watch, a Watch with no keys whose function sets ran.
