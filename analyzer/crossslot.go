@@ -123,7 +123,9 @@ func oneAtEachCall(ds []diag) []diag {
 //     whatever their text. So are keys of one template with no literal
 //     text, one value joined to others (keyflow.Prefixed): s.ns + code
 //     and s.ns + refresh are two keys of the namespace, as "ns:" + code
-//     and "ns:" + refresh are.
+//     and "ns:" + refresh are. So is a key that is one named value when
+//     another key is that value followed by text (keyflow.Derived): k
+//     and k + "_version_set" share a slot only if k holds a hashtag.
 //     A command whose keys are different objects by its nature (keys of
 //     two key specs: the source and destination of RENAME, SMOVE or
 //     LMOVE, the destination and sources of SUNIONSTORE, BITOP or
@@ -158,7 +160,7 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 	for _, g := range groups {
 		var alts keyflow.Group
 		for _, v := range g {
-			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) || keyflow.Prefixed(v.Key) {
+			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) || keyflow.Prefixed(v.Key) || keyflow.Derived(v.Key, groups) {
 				alts = append(alts, v)
 			}
 		}

@@ -23,7 +23,8 @@ import (
 //	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
-//	               (of streams and IDs each appended in one loop)
+//	               (of streams and IDs each appended in one loop), XREAD
+//	               of slice fields that methods append to (a registry)
 //	  fields       struct fields set by constructors, exported via facts;
 //	               two fields set from one parameter, one in a hashtag
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
@@ -112,6 +113,9 @@ import (
 //	               members appended beside the callers' tags (go-redis),
 //	               members radix writes into its reply argument, rueidis
 //	               SCAN pages (AsScanEntry().Elements) and KEYS replies
+//	  cmdrecords   a transaction's commands kept as data, maps of command
+//	               names to their arguments, that a helper sends one by
+//	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis
 func TestRealWorld(t *testing.T) {

@@ -170,3 +170,23 @@ func Prefixed(k keyspace.Key) bool {
 	id := k.Parts[0].ID
 	return id != "" && !isParamID(id) && !strings.Contains(id, "@")
 }
+
+// Derived reports whether a key that is nothing but one named value (a
+// field, a variable) is also the start of another key of the groups, the
+// value followed by text: d.recordType and d.recordType + "_version_set"
+// are a key and one made from it, two keys that share a slot only when
+// the value holds a hashtag.
+func Derived(k keyspace.Key, groups []Group) bool {
+	if len(k.Parts) != 1 || !k.Parts[0].Unknown || k.Parts[0].ID == "" || strings.Contains(k.Parts[0].ID, "@") {
+		return false
+	}
+	for _, g := range groups {
+		for _, v := range g {
+			p := v.Key.Parts
+			if len(p) > 1 && (keyspace.Key{Parts: p[:1]}).Equal(k) && HasShape(v.Key) {
+				return true
+			}
+		}
+	}
+	return false
+}

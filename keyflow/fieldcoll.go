@@ -3,6 +3,7 @@ package keyflow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -21,12 +22,23 @@ import (
 //	r.redisRequeueArgs[len(r.redisRequeueArgs)-1] = nowEpochSeconds()
 //	r.redisRequeueScript.Do(conn, r.redisRequeueArgs...)
 //
-// The field holds what its one write stores, as the writing function
-// builds it. A store into one of its elements at a constant index, or at
-// len(field) - c, replaces that element when the elements before it (or
-// after it) are one each; any other write into the field's elements, or
-// a use that may write them (handing the slice to a function that is not
-// a client's), leaves it open.
+// or grown by methods that append to it, a registry of keys:
+//
+//	return &Reader{streamKeys: []string{stream.key}}
+//	...
+//	r.streamKeys = append(r.streamKeys, stream.key)       // AddStream
+//	r.streamKeys = append(r.streamKeys[:i], r.streamKeys[i+1:]...)
+//
+// The field holds what its one write of elements of its own stores, as
+// the writing function builds it, then what each write that appends to
+// the field itself adds, any number of times (elements that stand for
+// many); a write that drops elements adds none. Two writes of elements of
+// their own leave it open: which it holds depends on which ran last. A
+// store into one of its elements at a constant index, or at len(field) -
+// c, replaces that element when the elements before it (or after it) are
+// one each; any other write into the field's elements, or a use that may
+// write them (handing the slice to a function that is not a client's),
+// leaves it open.
 
 // fieldColl returns what a slice field of the package holds.
 func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
@@ -38,23 +50,55 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 		// The SSA layer builds the writers of these fields only.
 		return coll{open: true}
 	}
+	if outer, ok := w.l.fieldBusy[f]; ok {
+		// A write that appends to the field itself: what the field held
+		// before, whose elements the outer walk gives once.
+		return coll{cyc: []ssa.Value{outer}}
+	}
 	writes, bad := w.l.g.fieldWrites()
 	ws := writes[f]
-	if bad[f] || len(ws) != 1 || ws[0].decl == nil {
-		return coll{open: true}
-	}
-	v := w.l.valueOf(ws[0].value)
-	if v == nil {
+	if bad[f] || len(ws) == 0 {
 		return coll{open: true}
 	}
 	w.busy[fa] = true
-	defer delete(w.busy, fa)
-	inner := &walker{l: w.l, busy: w.busy, into: w.into}
-	c := inner.collection(v, depth+1)
-	if c.open || pending(c) {
+	w.l.fieldBusy[f] = fa
+	defer func() {
+		delete(w.busy, fa)
+		delete(w.l.fieldBusy, f)
+	}()
+	var fresh, grown coll
+	nFresh := 0
+	for _, wr := range ws {
+		v := w.l.valueOf(wr.value)
+		if wr.decl == nil || v == nil {
+			return coll{open: true}
+		}
+		inner := &walker{l: w.l, busy: w.busy, into: w.into}
+		c := inner.collection(v, depth+1)
+		if c.open || pending(c) {
+			return coll{open: true}
+		}
+		if !slices.Contains(c.cyc, ssa.Value(fa)) {
+			if len(c.elems) > 0 {
+				nFresh++
+			}
+			fresh.add(c)
+			continue
+		}
+		c.cyc = slices.DeleteFunc(c.cyc, func(x ssa.Value) bool { return x == fa })
+		c.cyc = slices.Clip(c.cyc)
+		for i := range c.elems {
+			c.elems[i].many = true
+		}
+		grown.add(c)
+	}
+	if nFresh > 1 {
+		// Two writes of elements of their own: which the field holds
+		// depends on which ran last.
 		return coll{open: true}
 	}
-	return w.l.fieldStores(f, c)
+	fresh.add(grown)
+	return w.l.fieldStores(f, fresh)
 }
 
 // fieldVar returns the field that a FieldAddr addresses.
@@ -92,16 +136,24 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 								return coll{open: true}
 							}
 						case *ssa.Call:
-							if b, ok := u.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
-								continue
-							}
-							if !l.isKeySink(u) {
+							if !readsOnly(u, load) && !l.isKeySink(u) {
 								return coll{open: true}
+							}
+						case *ssa.Slice:
+							// f[:i] and f[i+1:] handed to append or copy:
+							// the writes that drop an element, followed
+							// as the field's writes.
+							for _, r := range *u.Referrers() {
+								if c, ok := r.(*ssa.Call); !ok || !readsOnly(c, u) {
+									if _, ok := r.(*ssa.DebugRef); !ok {
+										return coll{open: true}
+									}
+								}
 							}
 						case *ssa.DebugRef:
 						default:
-							// Kept in a variable, re-sliced, converted:
-							// its elements may be written elsewhere.
+							// Kept in a variable, converted: its elements
+							// may be written elsewhere.
 							return coll{open: true}
 						}
 					}
@@ -185,4 +237,24 @@ func elemIndex(x ssa.Value, f *types.Var, n int) (i int, fromEnd, ok bool) {
 		return n - int(d), true, ok
 	}
 	return 0, false, false
+}
+
+// readsOnly reports whether a call of a builtin reads slice x and writes
+// none of its elements: len, cap, append's elements added (append(y,
+// x...)) or appended to (whose result is a write of its own), copy's
+// source.
+func readsOnly(c *ssa.Call, x ssa.Value) bool {
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "len", "cap":
+		return true
+	case "append":
+		return len(c.Call.Args) == 2 && (c.Call.Args[1] == x || c.Call.Args[0] == x)
+	case "copy":
+		return len(c.Call.Args) == 2 && c.Call.Args[1] == x && c.Call.Args[0] != x
+	}
+	return false
 }

@@ -69,6 +69,10 @@ type Site struct {
 	// rawParam is 1 + the index of the function's variadic parameter that
 	// a raw Do passes on as the command and its arguments; 0 otherwise.
 	rawParam int
+	// records is 1 + the index of the function's parameter whose records
+	// (maps of command names to their arguments) a raw send sends: its
+	// callers give the commands as data (records.go).
+	records int
 	// scriptParam is 1 + the index of the function's parameter that holds
 	// the script a call runs, when the caller chooses it; 0 otherwise.
 	scriptParam int
@@ -227,13 +231,14 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		if !g.raw(e, site) {
 			// Do(ctx, args...) of the function's own variadic arguments:
 			// its callers name the command.
-			if site.rawParam = g.rawParamOf(e, call, m); site.rawParam == 0 {
-				// Do(ctx, args...) of a slice the function builds.
-				if !g.rawSpread(e, site) {
-					return
-				}
-			} else {
+			if site.rawParam = g.rawParamOf(e, call, m); site.rawParam > 0 {
 				site.Name = fn.Name()
+			} else if site.records = g.recordsOf(e, site); site.records > 0 {
+				// Send(cmd, args...) of the records its callers give.
+				site.Name = fn.Name()
+			} else if !g.rawSpread(e, site) {
+				// Do(ctx, args...) of a slice the function builds.
+				return
 			}
 		}
 	case ruleset.KindSend:
@@ -659,6 +664,10 @@ func (g *Engine) addWrapped(s *Func, call *ast.CallExpr, fn *types.Func, wrapped
 			g.addRawPassedOn(s, site, call, fn, w)
 			continue
 		}
+		if w.Records > 0 {
+			g.addRecords(s, call, fn, w)
+			continue
+		}
 		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0 || w.Run != nil) {
 			g.addPassedOn(s, site, call, fn, w)
 			continue
@@ -802,7 +811,7 @@ func (g *Engine) finish(s *Func) {
 			for _, v := range g.params(tx.Lit) {
 				s.Handles[v] = h
 			}
-		case tx.Site.Method.Kind == ruleset.KindTxPipeline || tx.Site.Method.Kind == ruleset.KindPipeline:
+		case tx.Site.Method != nil && (tx.Site.Method.Kind == ruleset.KindTxPipeline || tx.Site.Method.Kind == ruleset.KindPipeline):
 			if v := s.Assigned[tx.Site.Call]; v != nil {
 				s.Handles[v] = h
 				kept[v] = append(kept[v], h)
@@ -875,6 +884,11 @@ func (g *Engine) verdict(s *Func, site *Site) {
 	if site.rawParam > 0 {
 		site.Carried = true
 		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Raw: site.rawParam})
+		return
+	}
+	if site.records > 0 {
+		site.Carried = true
+		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Records: site.records})
 		return
 	}
 	carryRun := g.scriptForCallers(s, site)

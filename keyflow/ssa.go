@@ -54,6 +54,9 @@ type ssaLayer struct {
 	funcs []*ssa.Function
 	// loops caches the blocks of each function that lie on a cycle.
 	loops map[*ssa.Function]map[*ssa.BasicBlock]bool
+	// fieldBusy are the slice fields being walked (fieldColl), each with
+	// the FieldAddr its walk began at.
+	fieldBusy map[*types.Var]*ssa.FieldAddr
 }
 
 // debugRefs are one function's debug references.
@@ -135,11 +138,12 @@ func buildSSA(g *Engine, needed map[ast.Node]bool) (l *ssaLayer, err error) {
 	pkg := prog.CreatePackage(g.pkg, files, info, false)
 	pkg.Build()
 	l = &ssaLayer{
-		g:     g,
-		built: needed,
-		init:  pkg.Func("init"),
-		refs:  map[*ssa.Function]*debugRefs{},
-		loops: map[*ssa.Function]map[*ssa.BasicBlock]bool{},
+		g:         g,
+		built:     needed,
+		init:      pkg.Func("init"),
+		refs:      map[*ssa.Function]*debugRefs{},
+		loops:     map[*ssa.Function]map[*ssa.BasicBlock]bool{},
+		fieldBusy: map[*types.Var]*ssa.FieldAddr{},
 	}
 	l.funcs = l.functions(pkg)
 	return l, nil
@@ -627,6 +631,11 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					continue
 				}
 				out.open = true
+			case *ssa.Store:
+				// Stored in the slice field being walked: its write.
+				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil {
+					out.open = true
+				}
 			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
 			default:
 				out.open = true

@@ -80,6 +80,9 @@ func (f *KeyWrapper) String() string {
 		if c.Raw > 0 {
 			s[i] += " raw $" + strconv.Itoa(c.Raw-1) + "..."
 		}
+		if c.Records > 0 {
+			s[i] += " records $" + strconv.Itoa(c.Records-1)
+		}
 		if c.On > 0 {
 			s[i] += " on $" + strconv.Itoa(c.On-1)
 			if c.OnField != "" {
@@ -135,6 +138,10 @@ type WrappedCall struct {
 	// Raw is 1 + the index of the variadic parameter that a raw Do passes
 	// on as the command and its arguments: the callers name the command.
 	Raw int
+	// Records is 1 + the index of the slice parameter whose elements are
+	// the commands a raw send sends, each a map of a command's name to its
+	// arguments (records.go).
+	Records int
 	// Run is the script the command runs, known in the function, when
 	// the function is unexported and passes its own parameters on as KEYS
 	// or ARGV: the Lua checks run at each caller, with its values (Args,

@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -351,6 +352,11 @@ func SuggestTag(keys ...Key) string {
 	for i, k := range keys {
 		segs[i] = strings.Split(k.String(), ":")
 	}
+	if fixed := beforeHoles(segs); fixed != nil {
+		// One template whose holes differ from key to key: a tag with a
+		// hole would differ as they do.
+		return "{" + strings.Join(fixed, ":") + "}"
+	}
 	common := commonRun(segs)
 	trimmed := common
 	for len(trimmed) > 0 && !idLike(trimmed[len(trimmed)-1]) {
@@ -368,6 +374,24 @@ func SuggestTag(keys ...Key) string {
 		}
 	}
 	return "{" + strings.Trim(segs[0][0], "{}") + "}"
+}
+
+// beforeHoles returns, when every key is written alike, the segments
+// before the first that holds a hole ("<name>"), or nil.
+func beforeHoles(segs [][]string) []string {
+	if len(segs) < 2 {
+		return nil
+	}
+	for _, l := range segs[1:] {
+		if !slices.Equal(l, segs[0]) {
+			return nil
+		}
+	}
+	i := slices.IndexFunc(segs[0], func(s string) bool { return strings.Contains(s, "<") })
+	if i <= 0 {
+		return nil
+	}
+	return segs[0][:i]
 }
 
 func idLike(seg string) bool {
