@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"github.com/slotlint/slotlint/keyspace"
 	"go/token"
 	"go/types"
 	"slices"
@@ -36,9 +37,11 @@ import (
 // their own leave it open: which it holds depends on which ran last. A
 // store into one of its elements at a constant index, or at len(field) -
 // c, replaces that element when the elements before it (or after it) are
-// one each; any other write into the field's elements, or a use that may
-// write them (handing the slice to a function that is not a client's),
-// leaves it open.
+// one each; a store at another index (r.streamCursors[i] = id) replaces
+// one element that cannot be told, and leaves every element a value not
+// known, as many as there were. A use that may write the elements
+// otherwise (handing the slice to a function that is not a client's)
+// leaves the field open.
 
 // fieldColl returns what a slice field of the package holds.
 func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
@@ -132,7 +135,10 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 					for _, u := range *load.Referrers() {
 						switch u := u.(type) {
 						case *ssa.IndexAddr:
-							if !l.storeElem(u, f, c) {
+							switch l.storeElem(u, f, c) {
+							case storeUnplaced:
+								blur(c)
+							case storeUnseen:
 								return coll{open: true}
 							}
 						case *ssa.Call:
@@ -164,10 +170,20 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 	return c
 }
 
+// A storeResult says what a store into an element of a field does to
+// what the field holds.
+type storeResult int
+
+const (
+	storePlaced   storeResult = iota // replaced the element it writes, or wrote nothing
+	storeUnplaced                    // wrote one element, which cannot be told
+	storeUnseen                      // may write anything: the field is open
+)
+
 // storeElem replaces the element of c that a store through ia writes, at
-// a constant index or at len(x) - k, and reports false when it cannot
-// tell which element that is. An IndexAddr that is only read is no write.
-func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) bool {
+// a constant index or at len(x) - k. An IndexAddr that is only read is no
+// write.
+func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) storeResult {
 	var val ssa.Value
 	for _, r := range *ia.Referrers() {
 		switch r := r.(type) {
@@ -177,15 +193,15 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) bool {
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
-			return false
+			return storeUnseen
 		}
 	}
 	if val == nil {
-		return true
+		return storePlaced
 	}
 	i, fromEnd, ok := elemIndex(ia.Index, f, len(c.elems))
 	if !ok || i < 0 || i >= len(c.elems) {
-		return false
+		return storeUnplaced
 	}
 	// Elements that stand for many may be any number: an index from the
 	// start is sure only before the first, one from the end only after
@@ -196,11 +212,20 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) bool {
 	}
 	for _, el := range span {
 		if el.many {
-			return false
+			return storeUnplaced
 		}
 	}
 	c.elems[i] = sElem{v: val}
-	return true
+	return storePlaced
+}
+
+// blur makes every element of c a value that is not known: a store at an
+// index that cannot be told (r.streamCursors[i] = id) replaces one of
+// them, which one is not known, and leaves as many as there were.
+func blur(c coll) {
+	for i, el := range c.elems {
+		c.elems[i] = sElem{keys: []Value{{Key: keyspace.Unknown("", "", false)}}, many: el.many}
+	}
 }
 
 // elemIndex returns the index that an SSA index value gives in a

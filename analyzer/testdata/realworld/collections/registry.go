@@ -8,11 +8,11 @@ import (
 
 // Origin: goa.design/pulse (streaming/reader.go, Reader.AddStream and
 // Reader.xread): a reader keeps the keys of the streams it reads, and as
-// many start IDs, in two slice fields. The constructor sets each to one
+// many cursors, in two slice fields. The constructor sets each to one
 // element; AddStream appends to both, RemoveStream drops an element of
-// both, and every read sends XREAD of a copy of the keys followed by the
-// IDs. The streams a reader is given later are other streams, each of its
-// own slot.
+// both, each event read moves its stream's cursor, and every read sends
+// XREAD of a copy of the keys followed by the cursors. The streams a
+// reader is given later are other streams, each of its own slot.
 type stream struct {
 	name string
 	key  string
@@ -52,6 +52,14 @@ func (r *reader) removeStream(s *stream) {
 	}
 }
 
+func (r *reader) moved(stream, id string) {
+	for i := range r.streamKeys {
+		if r.streamKeys[i] == stream {
+			r.streamCursors[i] = id
+		}
+	}
+}
+
 func (r *reader) xread(ctx context.Context) ([]redis.XStream, error) {
 	readStreams := make([]string, len(r.streamKeys))
 	copy(readStreams, r.streamKeys)
@@ -76,6 +84,14 @@ func newTaggedReader(rdb *redis.ClusterClient, name, lastID string) *taggedReade
 func (r *taggedReader) addStream(name, startID string) {
 	r.streamKeys = append(r.streamKeys, taggedStreamKey(name))
 	r.streamCursors = append(r.streamCursors, startID)
+}
+
+func (r *taggedReader) moved(stream, id string) {
+	for i := range r.streamKeys {
+		if r.streamKeys[i] == stream {
+			r.streamCursors[i] = id
+		}
+	}
 }
 
 func (r *taggedReader) xread(ctx context.Context) ([]redis.XStream, error) {
