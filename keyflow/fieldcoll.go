@@ -34,7 +34,9 @@ import (
 // the writing function builds it, then what each write that appends to
 // the field itself adds, any number of times (elements that stand for
 // many); a write that drops elements adds none. Two writes of elements of
-// their own leave it open: which it holds depends on which ran last. A
+// their own leave it open: which it holds depends on which ran last; so
+// does none, with appends: a struct made empty and filled by its methods
+// is a builder, whose appends may each run once per struct. A
 // store into one of its elements at a constant index, or at len(field) -
 // c, replaces that element when the elements before it (or after it) are
 // one each; a store at another index (r.streamCursors[i] = id) replaces
@@ -95,9 +97,11 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 		}
 		grown.add(c)
 	}
-	if nFresh > 1 {
+	if nFresh > 1 || nFresh == 0 && len(grown.elems) > 0 {
 		// Two writes of elements of their own: which the field holds
-		// depends on which ran last.
+		// depends on which ran last. None: a struct made empty and
+		// filled by its methods (a builder, a.Keys = append(a.Keys,
+		// ...)), whose appends may each run once per struct.
 		return coll{open: true}
 	}
 	fresh.add(grown)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -105,8 +106,8 @@ func (g *Engine) callerRecords(e *evaluator, x ast.Expr) ([]record, bool) {
 			return nil, true
 		}
 		l, ok := ast.Unparen(x).(*ast.CompositeLit)
-		if !ok {
-			return nil, false
+		if !ok || slices.ContainsFunc(l.Elts, func(x ast.Expr) bool { _, kv := x.(*ast.KeyValueExpr); return kv }) {
+			return nil, false // not seen, or indexed: {2: v, 0: key}
 		}
 		return l.Elts, true
 	}
