@@ -388,6 +388,9 @@ func beforeHoles(segs [][]string) []string {
 		}
 	}
 	i := slices.IndexFunc(segs[0], func(s string) bool { return strings.Contains(s, "<") })
+	for i > 0 && segs[0][i-1] == "" {
+		i-- // "fanal::<id>": the tag is "fanal"
+	}
 	if i <= 0 {
 		return nil
 	}

@@ -165,6 +165,9 @@ func TestSuggestTag(t *testing.T) {
 		{[]Key{Lit("bikes:racing:france"), Lit("bikes:racing:usa")}, "{bikes:racing}"},
 		{[]Key{Lit("racer_ages"), Lit("bikes:sales")}, "{racer_ages}"},
 		{[]Key{Lit("emq:queues"), Lit("emq:{orders}:pending")}, "{orders}"},
+		// One template whose hole differs: the tag stops before it.
+		{[]Key{Concat(Lit("pulse:stream:"), Unknown("a", "name", false)), Concat(Lit("pulse:stream:"), Unknown("b", "name", false))}, "{pulse:stream}"},
+		{[]Key{Concat(Lit("fanal::"), Unknown("a", "id", false)), Concat(Lit("fanal::"), Unknown("b", "id", false))}, "{fanal}"},
 	}
 	for _, tt := range tests {
 		if got := SuggestTag(tt.keys...); got != tt.want {
