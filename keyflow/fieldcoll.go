@@ -1,11 +1,11 @@
 package keyflow
 
 import (
-	"github.com/slotlint/slotlint/keyspace"
 	"go/token"
 	"go/types"
 	"slices"
 
+	"github.com/slotlint/slotlint/keyspace"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -91,7 +91,6 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 			continue
 		}
 		c.cyc = slices.DeleteFunc(c.cyc, func(x ssa.Value) bool { return x == fa })
-		c.cyc = slices.Clip(c.cyc)
 		for i := range c.elems {
 			c.elems[i].many = true
 		}

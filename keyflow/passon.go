@@ -251,12 +251,7 @@ func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *typ
 		return
 	}
 	r := rawCall{args: call.Args[n:], from: n}
-	r.argv = make([]string, len(r.args))
-	for i, a := range r.args {
-		if tv := g.info.Types[a]; tv.Value != nil {
-			r.argv[i], _ = constString(tv.Value)
-		}
-	}
+	r.argv = g.constArgv(r.args)
 	if r.argv[0] == "" || !g.rawKeys(s.e, site, r) {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -73,10 +74,11 @@ func (g *Engine) recordsOf(e *evaluator, site *Site) int {
 	if mv == nil || len(e.defs[mv]) != 1 || e.defs[mv][0].rng == nil {
 		return 0
 	}
-	var i int
-	if _, err := fmt.Sscanf(e.spreadParam(e.defs[mv][0].rng), "$%d", &i); err != nil {
+	param := e.spreadParam(e.defs[mv][0].rng)
+	if param == "" {
 		return 0
 	}
+	i, _ := strconv.Atoi(param[1:])
 	return i + 1
 }
 
@@ -145,12 +147,7 @@ func (g *Engine) addRecords(s *Func, call *ast.CallExpr, fn *types.Func, w Wrapp
 	var tx *Tx
 	for _, rec := range recs {
 		r := rawCall{args: append([]ast.Expr{rec.name}, rec.args...), open: rec.open}
-		r.argv = make([]string, len(r.args))
-		for i, a := range r.args {
-			if tv := g.info.Types[a]; tv.Value != nil {
-				r.argv[i], _ = constString(tv.Value)
-			}
-		}
+		r.argv = g.constArgv(r.args)
 		switch strings.ToUpper(r.argv[0]) {
 		case "":
 			return // a command not named here: the records are not seen

@@ -332,6 +332,18 @@ func flatScalar(t types.Type) bool {
 	return false
 }
 
+// constArgv returns the constant text of each argument, "" for one that
+// is not a constant string.
+func (g *Engine) constArgv(args []ast.Expr) []string {
+	argv := make([]string, len(args))
+	for i, a := range args {
+		if tv := g.info.Types[a]; tv.Value != nil {
+			argv[i], _ = constString(tv.Value)
+		}
+	}
+	return argv
+}
+
 // rawArgs returns the arguments of a raw Do call, or false when its
 // command's name is not a constant.
 func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) {
@@ -349,12 +361,7 @@ func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) 
 			}
 		}
 	}
-	r.argv = make([]string, len(r.args))
-	for i, a := range r.args {
-		if tv := g.info.Types[a]; tv.Value != nil {
-			r.argv[i], _ = constString(tv.Value)
-		}
-	}
+	r.argv = g.constArgv(r.args)
 	return r, r.argv[0] != ""
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Origin: pomerium/pomerium v0.10 (pkg/storage/redis/redis.go, DB.Put,
-// DB.Delete, DB.ClearDeleted and DB.tx): a record's hash, the set of the
+// DB.Delete, DB.ClearDeleted and DB.tx, here a function): a record's hash, the set of the
 // deleted ones and the version zset are three keys made from one record
 // type, each written in one MULTI/EXEC that a slice of maps holds.
 type db struct {
@@ -27,7 +27,8 @@ func newDB(pool *redis.Pool, recordType string) *db {
 	}
 }
 
-func (d *db) tx(c redis.Conn, commands []map[string][]interface{}) error {
+// tx sends the records of one transaction, as pomerium's DB.tx does.
+func tx(c redis.Conn, commands []map[string][]interface{}) error {
 	for _, m := range commands {
 		for cmd, args := range m {
 			if err := c.Send(cmd, args...); err != nil {
@@ -47,14 +48,14 @@ func (d *db) put(id string, data []byte, version int64) error {
 		{"HSET": {d.recordType, id, string(data)}},
 		{"ZADD": {d.versionSet, version, id}},
 	}
-	return d.tx(c, cmds) // want `MULTI/EXEC transaction \(through tx at cmdrecords.go:\d+\) keys "<d.recordType>" .* and "<recordType>_version_set" .* may hash to different slots`
+	return tx(c, cmds) // want `MULTI/EXEC transaction \(through tx at cmdrecords.go:\d+\) keys "<d.recordType>" .* and "<recordType>_version_set" .* may hash to different slots`
 }
 
 func (d *db) clearDeleted(ids []string) error {
 	c := d.pool.Get()
 	defer c.Close()
 	for _, id := range ids {
-		err := d.tx(c, []map[string][]interface{}{ // want `MULTI/EXEC transaction \(through tx at cmdrecords.go:\d+\) keys "<d.recordType>" .* and "<recordType>_version_set" .* may hash to different slots`
+		err := tx(c, []map[string][]interface{}{ // want `MULTI/EXEC transaction \(through tx at cmdrecords.go:\d+\) keys "<d.recordType>" .* and "<recordType>_version_set" .* may hash to different slots`
 			{"MULTI": nil},
 			{"HDEL": {d.recordType, id}},
 			{"ZREM": {d.versionSet, id}},
@@ -80,18 +81,6 @@ func newTaggedDB(pool *redis.Pool, recordType string) *taggedDB {
 	return &taggedDB{pool: pool, recordType: tag, versionSet: tag + "_version_set"}
 }
 
-func (d *taggedDB) tx(c redis.Conn, commands []map[string][]interface{}) error {
-	for _, m := range commands {
-		for cmd, args := range m {
-			if err := c.Send(cmd, args...); err != nil {
-				return err
-			}
-		}
-	}
-	_, err := c.Do("EXEC")
-	return err
-}
-
 func (d *taggedDB) put(id string, data []byte, version int64) error {
 	c := d.pool.Get()
 	defer c.Close()
@@ -100,5 +89,5 @@ func (d *taggedDB) put(id string, data []byte, version int64) error {
 		{"HSET": {d.recordType, id, string(data)}},
 		{"ZADD": {d.versionSet, version, id}},
 	}
-	return d.tx(c, cmds)
+	return tx(c, cmds)
 }
