@@ -118,6 +118,9 @@ import (
 //	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis
+//	  evalargs     a limiter's own Eval interface, implemented over
+//	               redigo by a raw EVAL of [script, len(keys), keys...,
+//	               args...] that a helper builds from its parameters
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -730,6 +730,10 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
 		return e.keys(call.Args[0]) // string(x), a named string type
 	}
+	if isBuiltin(info, call.Fun, "len") {
+		// len(keys): a count, "len($N)" of a parameter (evalPassedOn).
+		return e.derived(call, "len", nil, true)
+	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil {
 		return []Value{e.opaque(call)}

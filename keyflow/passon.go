@@ -39,6 +39,17 @@ func (e *evaluator) spreadParam(x ast.Expr) string {
 	return p
 }
 
+// paramName returns the name of the parameter whose identity is id, or
+// "" for another.
+func (e *evaluator) paramName(id string) string {
+	for v, p := range e.params {
+		if p == id {
+			return v.Name()
+		}
+	}
+	return ""
+}
+
 // paramOf returns the parameter of the function that x names, the
 // receiver aside, and its identity "$N"; nil otherwise.
 func (e *evaluator) paramOf(x ast.Expr) (*types.Var, string) {

@@ -350,6 +350,10 @@ type walker struct {
 	at ssa.Instruction
 	// into are the functions whose results the walk follows (returned).
 	into map[*ssa.Function]bool
+	// spreads is true for a walk that takes a slice parameter of the
+	// function for all its elements, passed on in order ("$N...":
+	// passedParam), instead of elements it cannot see.
+	spreads bool
 }
 
 // callAt returns the call instruction of fn that a call expression made.
@@ -419,6 +423,13 @@ func (w *walker) collection(v ssa.Value, depth int) coll {
 		}
 	case *ssa.Call:
 		return w.call(v, depth)
+	case *ssa.Parameter:
+		if w.spreads {
+			if id := w.l.sliceParam(v); id != "" {
+				key := keyspace.Unknown(id+"...", v.Name()+"...", false)
+				return coll{elems: []sElem{{keys: []Value{{key, v.Pos()}}}}}
+			}
+		}
 	case *ssa.Field:
 		if keys, ok := w.l.listedField(v.Type(), v.X); ok {
 			return coll{elems: []sElem{{keys: keys, many: true}}}
@@ -859,6 +870,10 @@ func (g *Engine) keySlice(e *evaluator, call *ast.CallExpr, x ast.Expr) slice {
 // a call in e's function, as the syntax tree's slice gives them; false
 // when the SSA layer does not see all of them either.
 func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, bool) {
+	return g.walkSlice(e, call, x, false)
+}
+
+func (g *Engine) walkSlice(e *evaluator, call *ast.CallExpr, x ast.Expr, spreads bool) (slice, bool) {
 	l := g.ssaForm(x.Pos())
 	if l == nil {
 		return slice{}, false
@@ -867,12 +882,40 @@ func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, 
 	if v == nil {
 		return slice{}, false
 	}
-	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(v.Parent(), call)}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(v.Parent(), call), spreads: spreads}
 	c := w.collection(v, 0)
 	if c.open || len(c.elems) == 0 || len(c.elems) > maxElems || pending(c) {
 		return slice{}, false
 	}
 	return l.slice(e, c), true
+}
+
+// ssaSpread is ssaSlice for the arguments of a raw command, where a slice
+// parameter of the function (or of a helper that returns the arguments)
+// appended whole is one element "$N...": every element the callers pass,
+// in order (walker.spreads).
+func (g *Engine) ssaSpread(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, bool) {
+	return g.walkSlice(e, call, x, true)
+}
+
+// sliceParam returns the identity "$N" of a slice parameter of a
+// function declaration (not of a function literal, nor the receiver), or "".
+func (l *ssaLayer) sliceParam(p *ssa.Parameter) string {
+	if p.Parent() == nil || p.Parent().Parent() != nil {
+		return ""
+	}
+	v, ok := p.Object().(*types.Var)
+	if !ok {
+		return ""
+	}
+	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+		return ""
+	}
+	ev := l.evaluator(nil, p.Parent())
+	if ev == nil || !isParamID(ev.params[v]) {
+		return ""
+	}
+	return ev.params[v]
 }
 
 // slice turns a collection into the syntax tree's slice: each element's
@@ -1389,14 +1432,9 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	if m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
 		return false
 	}
-	type item struct {
-		alts []Value
-		text string
-		many bool // one of the elements a loop adds
-	}
-	var items []item
+	var items []rawItem
 	for _, a := range call.Args[m.Args.Param : len(call.Args)-1] {
-		it := item{alts: e.keys(a)}
+		it := rawItem{alts: e.keys(a)}
 		if tv := g.info.Types[a]; tv.Value != nil {
 			it.text, _ = constString(tv.Value)
 		}
@@ -1407,19 +1445,19 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		return g.rawSpreadParam(site, items[0].text, len(items), func(i int) Group { return items[i].alts },
 			Group{{keyspace.Unknown(p+"...", exprName(last)+"...", false), last.Pos()}})
 	}
-	sl, ok := g.ssaSlice(e, call, last)
+	sl, ok := g.ssaSpread(e, call, last)
 	if !ok || sl.open {
 		return false
 	}
-	var run []item // the elements of the last loop, given again after it
-	var again []item
+	var run []rawItem // the elements of the last loop, given again after it
+	var again []rawItem
 	flush := func() {
 		items = append(items, run...)
 		items = append(items, again...)
 		run, again = nil, nil
 	}
 	for _, el := range sl.elems {
-		it := item{alts: el.alts}
+		it := rawItem{alts: el.alts}
 		if len(el.alts) == 1 {
 			it.text, _ = el.alts[0].Key.Literal()
 		}
@@ -1430,11 +1468,22 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 		it.many = true
 		run = append(run, it)
-		again = append(again, item{alts: e.again(el), text: it.text, many: true})
+		again = append(again, rawItem{alts: e.again(el), text: it.text, many: true})
 	}
 	flush()
 	if len(items) == 0 || items[0].text == "" {
 		return false
+	}
+	if spreads := countFunc(items, rawItem.spread); spreads > 0 {
+		// A parameter appended whole: the callers' elements.
+		if g.evalPassedOn(e, site, items) {
+			return true
+		}
+		if spreads > 1 || !items[len(items)-1].spread() {
+			return false
+		}
+		n := len(items) - 1
+		return g.rawSpreadParam(site, items[0].text, n, func(i int) Group { return items[i].alts }, items[n].alts)
 	}
 	argv := make([]string, len(items))
 	for i, it := range items {
@@ -1468,7 +1517,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			break
 		}
 		n, err := strconv.Atoi(argv[2])
-		if err != nil || n < 0 || 3+n > len(items) || slices.ContainsFunc(items[:3+n], func(it item) bool { return it.many }) {
+		if err != nil || n < 0 || 3+n > len(items) || slices.ContainsFunc(items[:3+n], func(it rawItem) bool { return it.many }) {
 			break
 		}
 		ref, ok := g.scriptsBySHA()[argv[1]], false
@@ -1491,6 +1540,123 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		site.Script = run
 	}
 	return true
+}
+
+// A rawItem is one argument of a raw command whose arguments a slice
+// spreads: its values, its text when it is constant, and whether it
+// stands for many (one of the elements a loop adds).
+type rawItem struct {
+	alts []Value
+	text string
+	many bool
+}
+
+// param returns N when the item is the slice parameter N passed on
+// whole ("$N..."), or -1.
+func (it rawItem) param() int {
+	if len(it.alts) != 1 {
+		return -1
+	}
+	return spreadIndex(it.alts[0].Key)
+}
+
+func (it rawItem) spread() bool { return it.param() >= 0 }
+
+// elemsOf reports whether the item is the elements of slice parameter n,
+// one at each turn of a range over it, or n passed on whole.
+func (it rawItem) elemsOf(n int) bool {
+	if it.param() == n {
+		return true
+	}
+	if !it.many || len(it.alts) == 0 {
+		return false
+	}
+	for _, a := range it.alts {
+		if len(a.Key.Parts) != 1 || !a.Key.Parts[0].Unknown {
+			return false
+		}
+		if m, ok := elemParam(a.Key.Parts[0].ID); !ok || m != n {
+			return false
+		}
+	}
+	return true
+}
+
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, x := range s {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
+// evalPassedOn resolves EVAL or EVALSHA sent raw with the script, the
+// keys and the arguments all the function's parameters, as a project's
+// adapter over its client does:
+//
+//	func (a *Adapter) Eval(ctx context.Context, script string, keys []string, args []interface{}) (interface{}, error) {
+//		return redis.DoContext(a.Conn, ctx, "EVAL", buildEvalArgs(script, keys, args...)...)
+//	}
+//
+// with the arguments [script, len(keys), each key, args...]: the numkeys
+// argument len(keys) says that the keys are the elements of keys, and
+// the callers give the script, its keys and its arguments, as with a
+// client's Eval (WrappedCall.Script).
+func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
+	switch strings.ToLower(items[0].text) {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro":
+	default:
+		return false
+	}
+	if len(items) < 4 || len(items[1].alts) != 1 || len(items[2].alts) != 1 {
+		return false
+	}
+	script := unknownID(items[1].alts[0].Key)
+	if !isParamID(script) {
+		return false
+	}
+	counted, ok := strings.CutPrefix(unknownID(items[2].alts[0].Key), "len(")
+	if !ok || !isParamID(strings.TrimSuffix(counted, ")")) {
+		return false
+	}
+	k, err := strconv.Atoi(strings.TrimSuffix(counted, ")")[1:])
+	if err != nil {
+		return false
+	}
+	i := 3
+	for i < len(items) && items[i].elemsOf(k) {
+		i++
+	}
+	if i == 3 {
+		return false
+	}
+	cmd := g.rules.Command(items[0].text)
+	if cmd == nil {
+		return false
+	}
+	site.Command = strings.ToUpper(items[0].text)
+	site.Name = site.Command
+	name := e.paramName("$"+strconv.Itoa(k)) + "..."
+	site.Keys = []Group{{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", name, false), items[3].alts[0].Pos}}}
+	n, _ := strconv.Atoi(script[1:])
+	site.scriptParam = n + 1
+	site.runArgsKnown = true
+	for _, it := range items[i:] {
+		site.runArgs = append(site.runArgs, it.alts)
+		site.runArgsOpen = site.runArgsOpen || it.many
+	}
+	setFlags(site, cmd)
+	return true
+}
+
+// unknownID returns the identity of a key that is one unknown value, or "".
+func unknownID(k keyspace.Key) string {
+	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
+		return ""
+	}
+	return k.Parts[0].ID
 }
 
 // rawSpreadParam resolves Do("MGET", keys...) with keys a parameter of the

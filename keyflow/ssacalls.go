@@ -3,6 +3,8 @@ package keyflow
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -49,7 +51,7 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 	}
 	w.into[callee] = true
 	defer delete(w.into, callee)
-	sub := &walker{l: l, busy: map[ssa.Value]bool{}, into: w.into}
+	sub := &walker{l: l, busy: map[ssa.Value]bool{}, into: w.into, spreads: w.spreads}
 	var got coll
 	for _, b := range callee.Blocks {
 		if len(b.Instrs) == 0 {
@@ -69,6 +71,12 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 	}
 	var out coll
 	for _, el := range got.elems {
+		if w.spreads {
+			if ne, ok := w.l.passedOn(caller, inner, x, el); ok {
+				out.elems = append(out.elems, ne)
+				continue
+			}
+		}
 		ne, ok := w.l.callerElem(caller, inner, x, el)
 		if !ok {
 			return coll{open: true}, true
@@ -111,6 +119,48 @@ func (l *ssaLayer) callerElem(caller, inner *evaluator, x *ast.CallExpr, el sEle
 		out.again = l.g.substituteAll(caller, x, again)
 	}
 	return out, len(out.keys) > 0
+}
+
+// passedOn returns, in a walk that takes slice parameters whole
+// (walker.spreads), an element that stands for a slice parameter of the
+// callee ("$N...") or for each of its elements in turn ("$N[i]", the
+// variable of a range over it) as the caller's: the same of the caller's
+// own slice parameter that the call passes there. False when the element
+// is no such thing, or the call passes something else there.
+func (l *ssaLayer) passedOn(caller, inner *evaluator, x *ast.CallExpr, el sElem) (sElem, bool) {
+	alts, _ := l.elemKeys(inner, el)
+	if len(alts) != 1 || len(alts[0].Key.Parts) != 1 || !alts[0].Key.Parts[0].Unknown {
+		return sElem{}, false
+	}
+	id := alts[0].Key.Parts[0].ID
+	n, whole := spreadIndex(alts[0].Key), true
+	if n < 0 {
+		var ok bool
+		if n, ok = elemParam(id); !ok || !el.many {
+			return sElem{}, false
+		}
+		whole = false
+	}
+	if n >= len(x.Args) || isVariadicAt(l.g.info, x, n) && (!x.Ellipsis.IsValid() || n != len(x.Args)-1) {
+		return sElem{}, false
+	}
+	p := caller.spreadParam(x.Args[n])
+	if p == "" {
+		return sElem{}, false
+	}
+	rest := strings.TrimPrefix(id, "$"+strconv.Itoa(n))
+	name := exprName(x.Args[n])
+	if whole {
+		name += "..."
+	}
+	return sElem{keys: []Value{{keyspace.Unknown(p+rest, name, false), x.Pos()}}, many: el.many}, true
+}
+
+// isVariadicAt reports whether argument i of a call is its callee's
+// variadic parameter.
+func isVariadicAt(info *types.Info, x *ast.CallExpr, i int) bool {
+	sig, ok := info.TypeOf(x.Fun).Underlying().(*types.Signature)
+	return ok && sig.Variadic() && i == sig.Params().Len()-1
 }
 
 // substituteAll puts a call's arguments in place of the callee's
