@@ -45,3 +45,11 @@ func (l *Limiter) UseFixed(ctx context.Context, prefix string, capacity, now int
 func UseInlineFixed(ctx context.Context, a *redigoadapter.Adapter, capacity, now int) (interface{}, error) {
 	return a.EvalInline(ctx, leakyBucket, []string{"{bucket}::tokens", "{bucket}::last_fill"}, []interface{}{capacity, now})
 }
+
+func UseArgs(ctx context.Context, a *redigoadapter.Adapter, capacity, now int) (interface{}, error) {
+	return a.EvalArgs(ctx, leakyBucket, []string{"bucket::tokens", "bucket::last_fill"}, []interface{}{capacity, now}) // want `EVAL \(through EvalArgs at adapter.go:\d+\) keys "bucket::tokens" \(slot \d+\) and "bucket::last_fill" \(slot \d+\) hash to different slots`
+}
+
+func UseArgsFixed(ctx context.Context, a *redigoadapter.Adapter, capacity, now int) (interface{}, error) {
+	return a.EvalArgs(ctx, leakyBucket, []string{"{bucket}::tokens", "{bucket}::last_fill"}, []interface{}{capacity, now})
+}

@@ -42,3 +42,8 @@ func (a *Adapter) EvalInline(ctx context.Context, script string, keys []string, 
 	out = append(out, args...)
 	return a.Conn.Do("EVAL", out...)
 }
+
+// EvalArgs builds them with redigo's Args: AddFlat spreads each slice.
+func (a *Adapter) EvalArgs(ctx context.Context, script string, keys []string, args []interface{}) (interface{}, error) { // want EvalArgs:`keyWrapper\(EVAL "<keys...>" script \$1\)`
+	return a.Conn.Do("EVAL", redis.Args{}.Add(script, len(keys)).AddFlat(keys).AddFlat(args)...)
+}
