@@ -1043,6 +1043,9 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 			}
 		}
 	}
+	if alts, ev, ok := l.mapEntry(e, v); ok {
+		return alts, ev
+	}
 	if x := l.exprOf(v); x != nil {
 		if ev := l.evaluator(e, v.Parent()); ev != nil {
 			alts := ev.keys(x)
@@ -1053,6 +1056,57 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 		}
 	}
 	return []Value{{keyspace.Unknown("", "?", false), v.Pos()}}, nil
+}
+
+// mapEntry returns the values of a key or a value that a range over a map
+// reads (for k, v := range m), where m is a map the function makes and
+// fills with m[k] = v: each key, or value, that it stores, one of them
+// at each turn. False for a map whose entries are not all seen: one
+// passed to a function or stored elsewhere.
+func (l *ssaLayer) mapEntry(e *evaluator, v ssa.Value) ([]Value, *evaluator, bool) {
+	x, ok := v.(*ssa.Extract)
+	if !ok || x.Index == 0 {
+		return nil, nil, false
+	}
+	next, ok := x.Tuple.(*ssa.Next)
+	if !ok || next.IsString {
+		return nil, nil, false
+	}
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok {
+		return nil, nil, false
+	}
+	m, ok := rng.X.(*ssa.MakeMap)
+	if !ok {
+		return nil, nil, false
+	}
+	var out []Value
+	var ev *evaluator
+	for _, ref := range allRefs(m) {
+		switch r := ref.(type) {
+		case *ssa.MapUpdate:
+			stored := r.Value
+			if x.Index == 1 {
+				stored = r.Key
+			}
+			alts, sev := l.valueKeys(e, stored)
+			out = append(out, alts...)
+			if ev == nil {
+				ev = sev
+			}
+		case *ssa.Range, *ssa.Lookup, *ssa.DebugRef:
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" && b.Name() != "delete" {
+				return nil, nil, false
+			}
+		default:
+			return nil, nil, false
+		}
+	}
+	if len(out) == 0 || len(out) > maxAlts {
+		return nil, nil, false
+	}
+	return out, ev, true
 }
 
 // listedKeys returns the keys that a value holds when it is the reply of
