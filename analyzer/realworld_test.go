@@ -26,7 +26,8 @@ import (
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
 //	               (of streams and IDs each appended in one loop), XREAD
 //	               of slice fields that methods append to (a registry);
-//	               keys gathered as a local map's keys or values
+//	               keys gathered as a local map's keys or values; XREAD
+//	               of a local XReadArgs whose Streams grow by append
 //	  fields       struct fields set by constructors, exported via facts;
 //	               two fields set from one parameter, one in a hashtag
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and

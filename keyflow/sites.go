@@ -419,6 +419,12 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		}
 		arg := args[sel.Param]
 		if sel.Field != "" {
+			if sl, ok := g.ssaFieldSlice(e, call, arg, sel.Field); ok && (sel.Variadic || sel.Slice) && !sel.PerElement() && !sel.MapKeys {
+				// args.Streams = append(args.Streams, k) after the literal.
+				keys, o := sliceGroups(e, sl, sel)
+				groups, open = append(groups, keys...), open || o
+				continue
+			}
 			arg = g.fieldExpr(e, arg, sel.Field)
 			if arg == nil {
 				open = true
@@ -438,29 +444,35 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			// its callers' keys.
 			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
-			sl := g.keySlice(e, call, arg)
-			open = open || sl.open
-			elems := sl.elems
-			if sel.Half {
-				half, ok := firstHalf(sl)
-				if !ok {
-					open = true
-					continue
-				}
-				elems = half
-			}
-			for i := 0; i < len(elems); i += max(sel.Step, 1) {
-				el := elems[i]
-				groups = append(groups, el.alts)
-				if el.many {
-					groups = append(groups, e.again(el))
-				}
-			}
+			keys, o := sliceGroups(e, g.keySlice(e, call, arg), sel)
+			groups, open = append(groups, keys...), open || o
 		default:
 			groups = append(groups, g.keyArg(e, arg))
 		}
 	}
 	return groups, open
+}
+
+// sliceGroups returns the keys that a selector of a slice picks out of
+// what is known of it: every element or every Step-th, of the first half
+// for XREAD's streams, an element that stands for many twice.
+func sliceGroups(e *evaluator, sl slice, sel ruleset.Selector) (groups []Group, open bool) {
+	elems := sl.elems
+	if sel.Half {
+		half, ok := firstHalf(sl)
+		if !ok {
+			return nil, true
+		}
+		elems = half
+	}
+	for i := 0; i < len(elems); i += max(sel.Step, 1) {
+		el := elems[i]
+		groups = append(groups, el.alts)
+		if el.many {
+			groups = append(groups, e.again(el))
+		}
+	}
+	return groups, sl.open
 }
 
 // firstHalf returns the first half of a slice whose two halves pair up,

@@ -418,6 +418,9 @@ func (w *walker) collection(v ssa.Value, depth int) coll {
 				if keys, ok := w.l.listedField(x.Type(), x.X); ok {
 					return coll{elems: []sElem{{keys: keys, many: true}}}
 				}
+				if a, ok := x.X.(*ssa.Alloc); ok && w.localStruct(a) {
+					return w.localField(a, x.Field, depth)
+				}
 				return w.fieldColl(x, depth)
 			}
 		}
@@ -514,6 +517,147 @@ func (w *walker) cell(a *ssa.Alloc, depth int) coll {
 			out.open = true
 		default:
 			out.open = true
+		}
+	}
+	return out
+}
+
+// localStruct reports whether a is a struct variable of its function
+// that nothing else can write: it is only read, or handed to the call
+// being resolved or to a client method (XRead(ctx, args)), and its fields
+// are only read and written in place (b.Keys = append(b.Keys, k)).
+func (w *walker) localStruct(a *ssa.Alloc) bool {
+	if _, ok := deref(a.Type()).Underlying().(*types.Struct); !ok {
+		return false
+	}
+	for _, ref := range allRefs(a) {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr:
+			for _, fr := range allRefs(r) {
+				switch fr := fr.(type) {
+				case *ssa.UnOp, *ssa.DebugRef:
+				case *ssa.Store:
+					if fr.Addr != r {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != a {
+				return false
+			}
+		case *ssa.Call:
+			if r != w.at && !w.l.isKeySink(r) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// firstFieldAddr returns the first address of field i of a that a's
+// referrers take, which stands for the field in walker.busy.
+func firstFieldAddr(a *ssa.Alloc, i int) *ssa.FieldAddr {
+	for _, ref := range allRefs(a) {
+		if fa, ok := ref.(*ssa.FieldAddr); ok && fa.Field == i {
+			return fa
+		}
+	}
+	return nil
+}
+
+// localBusy reports whether fa is the address of a local struct's field
+// that the walk is in (localField): a slice stored there is its write.
+func (w *walker) localBusy(fa *ssa.FieldAddr) bool {
+	a, ok := fa.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	key := firstFieldAddr(a, fa.Field)
+	return key != nil && w.busy[key]
+}
+
+// ssaFieldSlice returns the elements of field name of x, an argument of
+// call, when x is a local struct (or a pointer to one) whose field the
+// function writes again after it is made: args := &redis.XReadArgs{};
+// args.Streams = append(args.Streams, k). False otherwise, and the
+// syntax tree's reading of the struct's literal stands.
+func (g *Engine) ssaFieldSlice(e *evaluator, call *ast.CallExpr, x ast.Expr, name string) (slice, bool) {
+	l := g.ssaForm(x.Pos())
+	if l == nil {
+		return slice{}, false
+	}
+	v := l.valueOf(x)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		v = u.X // a struct passed by value
+	}
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return slice{}, false
+	}
+	st, ok := deref(a.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return slice{}, false
+	}
+	idx := -1
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == name {
+			idx = i
+		}
+	}
+	stores := 0
+	for _, ref := range allRefs(a) {
+		if fa, ok := ref.(*ssa.FieldAddr); ok && fa.Field == idx {
+			for _, fr := range allRefs(fa) {
+				if _, ok := fr.(*ssa.Store); ok {
+					stores++
+				}
+			}
+		}
+	}
+	w := &walker{l: l, busy: map[ssa.Value]bool{}, at: l.callAt(a.Parent(), call)}
+	if idx < 0 || stores < 2 || !w.localStruct(a) {
+		return slice{}, false
+	}
+	c := w.localField(a, idx, 0)
+	if c.open || len(c.cyc) > 0 || len(c.elems) == 0 || len(c.elems) > maxElems || pending(c) {
+		return slice{}, false
+	}
+	return l.slice(e, c), true
+}
+
+// localField returns the elements of field i of a local struct (a
+// localStruct): what each store to the field, or to the whole struct,
+// puts there, as a local variable's cell does.
+func (w *walker) localField(a *ssa.Alloc, i int, depth int) coll {
+	key := firstFieldAddr(a, i)
+	if key == nil || w.busy[key] {
+		return coll{cyc: []ssa.Value{key}}
+	}
+	w.busy[key] = true
+	defer delete(w.busy, key)
+	var out coll
+	for _, ref := range allRefs(a) {
+		switch r := ref.(type) {
+		case *ssa.FieldAddr:
+			if r.Field != i {
+				continue
+			}
+			for _, fr := range allRefs(r) {
+				if st, ok := fr.(*ssa.Store); ok {
+					out.add(around(w.collection(st.Val, depth+1), key))
+				}
+			}
+		case *ssa.Store:
+			// b = Batch{...} as a whole: only its zero value is followed.
+			if c, ok := r.Val.(*ssa.Const); !ok || !c.IsNil() && c.Value != nil {
+				out.open = true
+			}
 		}
 	}
 	return out
@@ -644,7 +788,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 				out.open = true
 			case *ssa.Store:
 				// Stored in the slice field being walked: its write.
-				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil {
+				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil && !w.localBusy(fa) {
 					out.open = true
 				}
 			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
