@@ -22,7 +22,8 @@ import (
 //	  txhelper     helpers handed the Pipeliner, *redis.Tx or a redis.Cmdable,
 //	               two and three deep, methods of fields, in any package
 //	  wrappers     keys []string, keys ...string and scripts passed on,
-//	               a raw DEL of redigo's Args{}.AddFlat(keys)
+//	               a raw DEL of redigo's Args{}.AddFlat(keys),
+//	               append([]string{key}, keys...) sent whole
 //	  collections  ranges over slices, arrays and maps, append, XREADGROUP
 //	               (of streams and IDs each appended in one loop), XREAD
 //	               of slice fields that methods append to (a registry);

@@ -444,7 +444,15 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 			// its callers' keys.
 			groups = append(groups, Group{{keyspace.Unknown(e.spreadParam(arg)+"...", exprName(arg)+"...", false), arg.Pos()}})
 		case sel.Variadic || sel.Slice:
-			keys, o := sliceGroups(e, g.keySlice(e, call, arg), sel)
+			sl := g.keySlice(e, call, arg)
+			if sl.open && !sel.Half && sel.Step <= 1 {
+				// append([]string{lock}, keys...) of the function's own
+				// keys: its callers give them ("$N...").
+				if ssl, ok := g.ssaSpread(e, call, arg); ok {
+					sl = ssl
+				}
+			}
+			keys, o := sliceGroups(e, sl, sel)
 			groups, open = append(groups, keys...), open || o
 		default:
 			groups = append(groups, g.keyArg(e, arg))
