@@ -122,6 +122,9 @@ import (
 //	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis
+//	  intervals    keys a helper makes, fills by index and returns, read
+//	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
+//	               and by a MULTI/EXEC that ranges over them
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
@@ -343,7 +344,8 @@ func (s *Func) RawWatch(site *Site) (watch *Site, inMulti bool) {
 // the keys are not all seen.
 func (g *Engine) keyCountKeys(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (groups []Group, open bool) {
 	keys, _, ok := g.keyCountSplit(e, call, sel)
-	return e.elemGroups(keys), !ok
+	// Keys a loop adds are as many as its turns: how many is not known.
+	return e.elemGroups(keys), !ok || hasMany(keys)
 }
 
 // keyCountSplit splits the arguments of a redigo script call into its
@@ -384,6 +386,38 @@ func (g *Engine) keyCountSplit(e *evaluator, call *ast.CallExpr, sel ruleset.Sel
 			all = append(all, elem{alts: e.keys(a)})
 		}
 	}
+	if k.fixed < 0 {
+		// NewScript(-1, src): Do(conn, len(keys), keys..., args...).
+		if len(all) == 0 {
+			return nil, nil, false
+		}
+		count, rest := all[0], all[1:]
+		k = keyCount{}
+		if len(count.alts) != 1 || count.many {
+			return nil, nil, false
+		}
+		if text, lit := count.alts[0].Key.Literal(); lit {
+			n, err := strconv.Atoi(text)
+			if err != nil || n < 0 {
+				return nil, nil, false
+			}
+			k.fixed = n
+		} else if strings.HasPrefix(unknownID(count.alts[0].Key), "len(") {
+			// len(keys), then keys flattened: the elements a loop
+			// added, one collection, each standing for many.
+			m := 0
+			for m < len(rest) && rest[m].many {
+				m++
+			}
+			if m == 0 {
+				return nil, nil, false
+			}
+			return rest[:m], rest[m:], true
+		} else {
+			return nil, nil, false
+		}
+		all = rest
+	}
 	n := k.fixed
 	if k.per > 0 {
 		// fixed elements, then exactly per elements that stand for many.
@@ -410,7 +444,8 @@ func (g *Engine) keyCountSplit(e *evaluator, call *ast.CallExpr, sel ruleset.Sel
 
 // A keyCount is the number of keys a redigo script is made with: fixed,
 // plus per for each element of a collection (NewScript(len(names)*2+1,
-// src) is fixed 1, per 2).
+// src) is fixed 1, per 2); fixed -1 for NewScript(-1, src), whose count
+// is the first argument of each run.
 type keyCount struct{ fixed, per int }
 
 // scriptKeyCount returns the key count of the script that x holds: the
@@ -447,6 +482,9 @@ func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 			}
 			for i, a := range xx.Args {
 				if i != m.Script {
+					if tv := g.info.Types[a]; tv.Value != nil && tv.Value.ExactString() == "-1" {
+						return keyCount{fixed: -1}, true // the count is Do's first argument
+					}
 					return e.keyCount(a, 0)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -527,7 +528,22 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			// for _, k := range []string{a, b}: each element in turn.
 			sl := e.slice(d.rng)
 			if sl.open || len(sl.elems) == 0 {
-				return e.varying(v, self)
+				// for _, k := range keys(): the elements the SSA layer
+				// sees a helper return, each as another turn holds it.
+				ssl, ok := e.g.ssaSlice(e, nil, d.rng)
+				// Keys a listing command replies are the SSA layer's
+				// (valueKeys), by the reply's identity.
+				if !ok || !sliceShaped(ssl) || slices.ContainsFunc(ssl.elems, func(el elem) bool {
+					return el.many && len(el.again) != len(el.alts) || slices.ContainsFunc(el.alts, func(v Value) bool { return Listed(v.Key) })
+				}) {
+					return e.varying(v, self)
+				}
+				sl = ssl
+				for _, el := range sl.elems {
+					for i, again := range el.again {
+						e.g.noteAgain(el.alts[i].Key, again.Key)
+					}
+				}
 			}
 			for _, el := range sl.elems {
 				out = append(out, el.alts...)

@@ -792,6 +792,9 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					out.open = true
 				}
 			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			case *ssa.Return:
+				// Handed back to the caller, whose own stores into it the
+				// caller's walk sees (walker.returned).
 			default:
 				out.open = true
 			}
@@ -818,6 +821,22 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 	}
 	c.add(out)
 	return c
+}
+
+// storedInto reports whether some element of the slice v is stored to.
+func storedInto(v ssa.Value) bool {
+	for _, r := range allRefs(v) {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, ir := range allRefs(ia) {
+			if st, ok := ir.(*ssa.Store); ok && st.Addr == ia {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameBlock reports whether an instruction is in the block of the one
@@ -869,6 +888,10 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 	}
 	if !appendMethod(&common) {
 		if c, ok := w.returned(v, 0, depth); ok {
+			if storedInto(v) {
+				// keys := helper(); keys[0] = other: not what it returned.
+				return coll{open: true}
+			}
 			return c
 		}
 		if c, ok := w.mapped(v); ok {

@@ -21,6 +21,7 @@
 #   bash scripts/realcode.sh heldout9        # only the ninth held-out batch
 #   bash scripts/realcode.sh heldout10       # only the tenth held-out batch
 #   bash scripts/realcode.sh heldout11       # only the eleventh held-out batch
+#   bash scripts/realcode.sh heldout12       # only the twelfth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -309,12 +310,35 @@ heldout11=(
 )
 modules+=("${heldout11[@]}")
 
+# The twelfth held-out batch, labelled the same way by three labellers at
+# once (queues and streams; caches, locks and limiters; applications)
+# before slotlint first ran on it, after raw EVAL adapters, maps of keys
+# and struct fields grown in place were followed; no fix was made for its
+# code before it was measured. `heldout12` names them.
+heldout12=(
+	"xk6redis|github.com/grafana/xk6-redis@v0.3.6|github.com/grafana/xk6-redis/redis"
+	"boulder|github.com/letsencrypt/boulder@v0.20260804.0|github.com/letsencrypt/boulder/ratelimits"
+	"eredis|github.com/gotomicro/ego-component/eredis@v0.2.2|github.com/gotomicro/ego-component/eredis"
+	"supermq|github.com/absmach/supermq@v0.18.1|github.com/absmach/supermq/auth/cache github.com/absmach/supermq/clients/cache"
+	"bokchoy|github.com/thoas/bokchoy@v0.2.0|github.com/thoas/bokchoy"
+	"vkutil|github.com/nyaruka/vkutil@v0.20.0|github.com/nyaruka/vkutil github.com/nyaruka/vkutil/queues github.com/nyaruka/vkutil/locks"
+	"taskq3|github.com/vmihailenco/taskq/v3@v3.2.9|github.com/vmihailenco/taskq/v3/redisq"
+	"dcronredis|github.com/dcron-contrib/redisdriver@v0.0.1|github.com/dcron-contrib/redisdriver"
+	"faasflowredis|github.com/faasflow/faas-flow-redis-statestore@v1.0.1-0.20200718082116-d90985fdbde1|github.com/faasflow/faas-flow-redis-statestore"
+	"beeorm2|github.com/latolukasz/beeorm/v2@v2.10.1|github.com/latolukasz/beeorm/v2"
+	"redisson|github.com/MaricoHan/redisson@v1.0.0|github.com/MaricoHan/redisson/mutex"
+	"redisx|github.com/nyaruka/redisx@v0.9.0|github.com/nyaruka/redisx"
+	"vearne-ratelimit|github.com/vearne/ratelimit@v0.1.9|github.com/vearne/ratelimit/counter github.com/vearne/ratelimit/tokenbucket github.com/vearne/ratelimit/leakybucket"
+	"rueidisprob|github.com/redis/rueidis/rueidisprob@v1.0.49|github.com/redis/rueidis/rueidisprob"
+)
+modules+=("${heldout12[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
 	case "$a" in
-	heldout[2-9] | heldout1[01])
+	heldout[2-9] | heldout1[012])
 		declare -n batch=$a
 		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
 		unset -n batch
@@ -322,7 +346,7 @@ for a in "$@"; do
 		;;
 	esac
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout11 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout12 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
