@@ -124,7 +124,8 @@ import (
 //	               github.com/garyburd/redigo/redis
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
-//	               and by a MULTI/EXEC that ranges over them
+//	               and by a MULTI/EXEC that ranges over them; SREM of a
+//	               key and the caller's members; ARGV the callers give
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -378,7 +378,12 @@ func (g *Engine) keyCountSplit(e *evaluator, call *ast.CallExpr, sel ruleset.Sel
 		}
 		sl := g.keySlice(e, call, call.Args[sel.Param])
 		if sl.open {
-			return nil, nil, false
+			// Keys, then ARGV the function's callers give ("$N...").
+			ssl, ok := g.ssaSpread(e, call, call.Args[sel.Param])
+			if !ok {
+				return nil, nil, false
+			}
+			sl = ssl
 		}
 		all = sl.elems
 	} else {

@@ -1704,7 +1704,9 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			return false
 		}
 		n := len(items) - 1
-		return g.rawSpreadParam(site, items[0].text, n, func(i int) Group { return items[i].alts }, items[n].alts)
+		fixed := func(i int) Group { return items[i].alts }
+		return g.rawSpreadParam(site, items[0].text, n, fixed, items[n].alts) ||
+			g.rawSpreadNoKeys(site, items[0].text, n, fixed)
 	}
 	argv := make([]string, len(items))
 	for i, it := range items {
@@ -1918,6 +1920,34 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 		}
 	}
 	site.Keys = append(site.Keys, spread)
+	setFlags(site, cmd)
+	return true
+}
+
+// rawSpreadNoKeys resolves Do("HDEL", key, fields...) with fields a
+// parameter of the function: a command whose keys are among its n fixed
+// arguments (name first) whatever the number of arguments the spread
+// adds, which are then not keys.
+func (g *Engine) rawSpreadNoKeys(site *Site, name string, n int, fixed func(int) Group) bool {
+	cmd := g.rules.Command(name)
+	if name == "" || cmd == nil {
+		return false
+	}
+	var pos []int
+	for extra := 1; extra <= 3; extra++ {
+		argv := make([]string, n+extra)
+		argv[0] = name
+		p, ok := cmd.KeyPositions(argv)
+		if !ok || extra > 1 && !slices.Equal(p, pos) || slices.ContainsFunc(p, func(i int) bool { return i >= n }) {
+			return false
+		}
+		pos = p
+	}
+	site.Command = strings.ToUpper(name)
+	site.Name = site.Command
+	for _, p := range pos {
+		site.Keys = append(site.Keys, fixed(p))
+	}
 	setFlags(site, cmd)
 	return true
 }

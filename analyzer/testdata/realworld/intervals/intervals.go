@@ -46,6 +46,23 @@ func (s *intervalSet) isMember(rc redis.Conn, member string) (bool, error) {
 	return redis.Bool(isMemberScript.Do(rc, redis.Args{}.Add(len(keys)).AddFlat(keys).Add(member)...)) // want `EVALSHA keys built as "<s.keyBase>:<now.Add\(-interval \* time.Duration\(i\)\)...>" from different values may hash to different slots`
 }
 
+// rem removes members from every interval: SREM of the key and the
+// caller's members, which are not keys.
+func (s *intervalSet) rem(rc redis.Conn, members ...string) error {
+	rc.Send("MULTI") // want `MULTI/EXEC transaction keys built as "<s.keyBase>:<now.Add\(-interval \* time.Duration\(i\)\)...>" from different values may hash to different slots`
+	for _, k := range s.keys() {
+		rc.Send("SREM", redis.Args{}.Add(k).AddFlat(members)...)
+	}
+	_, err := rc.Do("EXEC")
+	return err
+}
+
+// anyMember runs the script with the caller's members as ARGV.
+func (s *intervalSet) anyMember(rc redis.Conn, members ...string) (bool, error) {
+	keys := s.keys()
+	return redis.Bool(isMemberScript.Do(rc, redis.Args{}.Add(len(keys)).AddFlat(keys).AddFlat(members)...)) // want `EVALSHA keys built as "<s.keyBase>:<now.Add\(-interval \* time.Duration\(i\)\)...>" from different values may hash to different slots`
+}
+
 func (s *intervalSet) clear(rc redis.Conn) error {
 	rc.Send("MULTI") // want `MULTI/EXEC transaction keys built as "<s.keyBase>:<now.Add\(-interval \* time.Duration\(i\)\)...>" from different values may hash to different slots`
 	for _, k := range s.keys() {
@@ -79,6 +96,20 @@ func (s *taggedSet) keys() []string { return taggedKeys(s.keyBase, s.interval, s
 func (s *taggedSet) isMember(rc redis.Conn, member string) (bool, error) {
 	keys := s.keys()
 	return redis.Bool(isMemberScript.Do(rc, redis.Args{}.Add(len(keys)).AddFlat(keys).Add(member)...))
+}
+
+func (s *taggedSet) rem(rc redis.Conn, members ...string) error {
+	rc.Send("MULTI")
+	for _, k := range s.keys() {
+		rc.Send("SREM", redis.Args{}.Add(k).AddFlat(members)...)
+	}
+	_, err := rc.Do("EXEC")
+	return err
+}
+
+func (s *taggedSet) anyMember(rc redis.Conn, members ...string) (bool, error) {
+	keys := s.keys()
+	return redis.Bool(isMemberScript.Do(rc, redis.Args{}.Add(len(keys)).AddFlat(keys).AddFlat(members)...))
 }
 
 func (s *taggedSet) clear(rc redis.Conn) error {
