@@ -126,6 +126,8 @@ import (
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a
 //	               key and the caller's members; ARGV the callers give
+//	  partkeys     keys a helper makes of a prefix and its callers' parts
+//	               (fmt.Sprint of them, strings.Join of them)
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

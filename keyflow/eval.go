@@ -991,6 +991,12 @@ func walkFormat(format string, n int, lit func(string), verb func(arg int, verb 
 // two operands when neither is a string.
 func (e *evaluator) sprint(call *ast.CallExpr) []Value {
 	if call.Ellipsis.IsValid() {
+		// fmt.Sprint(parts...) of a prefix and the function's own parts.
+		if len(call.Args) == 1 {
+			if alts, ok := e.joinParts(call, call.Args[0], ""); ok {
+				return alts
+			}
+		}
 		return []Value{e.opaque(call)}
 	}
 	info := e.g.info
@@ -1015,6 +1021,11 @@ func (e *evaluator) sprint(call *ast.CallExpr) []Value {
 func (e *evaluator) join(sx, sepx ast.Expr) ([]Value, bool) {
 	s := e.slice(sx)
 	if s.open {
+		if tv := e.g.info.Types[sepx]; tv.Value != nil {
+			if sep, ok := constString(tv.Value); ok {
+				return e.joinParts(nil, sx, sep)
+			}
+		}
 		return nil, false
 	}
 	sep := e.keys(sepx)
@@ -1032,6 +1043,65 @@ func (e *evaluator) join(sx, sepx ast.Expr) ([]Value, bool) {
 		}
 	}
 	return out, true
+}
+
+// joinParts follows the join, by a constant separator, of a slice that
+// holds the function's own slice parameter appended whole (a key helper
+// of parts: strings.Join(append([]string{prefix}, parts...), ":"), or
+// fmt.Sprint(all...) of such a slice): the parameter's elements are the
+// callers', kept as one unknown "parts:<sep>|$N" that each call fills in
+// with its arguments (Engine.partsValue).
+func (e *evaluator) joinParts(call *ast.CallExpr, sx ast.Expr, sep string) ([]Value, bool) {
+	var sl slice
+	if p := e.spreadParam(sx); p != "" {
+		sl = slice{elems: []elem{{alts: []Value{{keyspace.Unknown(p+"...", exprName(sx)+"...", false), sx.Pos()}}}}}
+	} else {
+		ssl, ok := e.g.ssaSpread(e, call, sx)
+		if !ok {
+			return nil, false
+		}
+		sl = ssl
+	}
+	out := []Value{{keyspace.Key{}, sx.Pos()}}
+	spreads := 0
+	for i, el := range sl.elems {
+		if el.many {
+			return nil, false
+		}
+		if i > 0 && sep != "" {
+			out = concatAlts(out, []Value{{keyspace.Lit(sep), sx.Pos()}}, sx.Pos())
+		}
+		alts := el.alts
+		if len(alts) == 1 {
+			if n := spreadIndex(alts[0].Key); n >= 0 {
+				spreads++
+				name := strings.TrimSuffix(alts[0].Key.Parts[0].Name, "...") + "..."
+				alts = []Value{{keyspace.Unknown(partsID(sep, n), name, false), alts[0].Pos}}
+			}
+		}
+		out = concatAlts(out, alts, sx.Pos())
+		if len(out) > maxAlts {
+			return nil, false
+		}
+	}
+	return out, spreads > 0
+}
+
+// partsID is the identity of a parameter's elements joined by sep.
+func partsID(sep string, n int) string { return "parts:" + sep + "|$" + strconv.Itoa(n) }
+
+// partsOf parses partsID.
+func partsOf(id string) (sep string, n int, ok bool) {
+	rest, ok := strings.CutPrefix(id, "parts:")
+	if !ok {
+		return "", 0, false
+	}
+	i := strings.LastIndex(rest, "|$")
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(rest[i+2:])
+	return rest[:i], n, err == nil
 }
 
 // slice returns what is known of a []string expression.

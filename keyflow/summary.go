@@ -447,6 +447,9 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 				p.ID = ""
 			}
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case strings.HasPrefix(p.ID, "parts:"):
+			// A helper's parts joined: the call's arguments there.
+			parts[i] = g.partsValue(e, call, p)
 		case derivedOfParam(p.ID):
 			// strconv.Itoa($0) and the like: the same function of the
 			// caller's argument, fresh when that is not one value.
@@ -477,6 +480,57 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 		return true
 	})
 	return out
+}
+
+// partsValue returns the values of a helper's parameter joined by its
+// separator (evaluator.joinParts) at a call: the arguments from the
+// parameter's on, each in turn, or the elements of the slice spread
+// there; one unknown when they are not seen.
+func (g *Engine) partsValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
+	anon := []keyspace.Key{keyspace.Unknown("", p.Name, p.NoBraces)}
+	sep, n, ok := partsOf(p.ID)
+	if !ok || n >= len(call.Args) && !(n == len(call.Args) && !call.Ellipsis.IsValid()) {
+		return anon
+	}
+	var elems []Group
+	sig, _ := g.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	switch {
+	case n == len(call.Args):
+		// no parts at all
+	case call.Ellipsis.IsValid() || sig == nil || !sig.Variadic() || n != sig.Params().Len()-1:
+		if n != len(call.Args)-1 {
+			return anon
+		}
+		sl := e.slice(call.Args[n])
+		if sl.open {
+			return anon
+		}
+		for _, el := range sl.elems {
+			if el.many {
+				return anon
+			}
+			elems = append(elems, el.alts)
+		}
+	default:
+		for _, a := range call.Args[n:] {
+			elems = append(elems, e.keys(a))
+		}
+	}
+	out := []Value{{keyspace.Key{}, call.Pos()}}
+	for i, alts := range elems {
+		if i > 0 && sep != "" {
+			out = concatAlts(out, []Value{{keyspace.Lit(sep), call.Pos()}}, call.Pos())
+		}
+		out = concatAlts(out, alts, call.Pos())
+		if len(out) > maxAlts {
+			return anon
+		}
+	}
+	keys := make([]keyspace.Key, len(out))
+	for i, v := range out {
+		keys[i] = v.Key
+	}
+	return keys
 }
 
 // derivedOfParam reports whether id is the identity of a value derived
