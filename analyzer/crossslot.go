@@ -124,8 +124,9 @@ func oneAtEachCall(ds []diag) []diag {
 //     text, one value joined to others (keyflow.Prefixed): s.ns + code
 //     and s.ns + refresh are two keys of the namespace, as "ns:" + code
 //     and "ns:" + refresh are. So is a key that is one named value when
-//     another key is that value followed by text (keyflow.Derived): k
-//     and k + "_version_set" share a slot only if k holds a hashtag.
+//     another key is made from that value with text (keyflow.Derived): k
+//     and k + "_version_set" share a slot only if k holds a hashtag,
+//     k and "channel:{" + k + "}" only if it holds none.
 //     A command whose keys are different objects by its nature (keys of
 //     two key specs: the source and destination of RENAME, SMOVE or
 //     LMOVE, the destination and sources of SUNIONSTORE, BITOP or

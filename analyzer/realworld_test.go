@@ -30,7 +30,8 @@ import (
 //	               keys gathered as a local map's keys or values; XREAD
 //	               of a local XReadArgs whose Streams grow by append
 //	  fields       struct fields set by constructors, exported via facts;
-//	               two fields set from one parameter, one in a hashtag
+//	               two fields set from one parameter, one in a hashtag;
+//	               a lock's bare name beside its channel "...{name}"
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;

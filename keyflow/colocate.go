@@ -2,6 +2,7 @@ package keyflow
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -172,10 +173,11 @@ func Prefixed(k keyspace.Key) bool {
 }
 
 // Derived reports whether a key that is nothing but one named value (a
-// field, a variable) is also the start of another key of the groups, the
-// value followed by text: d.recordType and d.recordType + "_version_set"
-// are a key and one made from it, two keys that share a slot only when
-// the value holds a hashtag.
+// field, a variable) is also part of another key of the groups, the value
+// with text around it: d.recordType and d.recordType + "_version_set" are
+// a key and one made from it, two keys that share a slot only when the
+// value holds a hashtag; m.Name and "redisson_lock__channel:{" + m.Name +
+// "}" share one only when it holds none.
 func Derived(k keyspace.Key, groups []Group) bool {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown || k.Parts[0].ID == "" || strings.Contains(k.Parts[0].ID, "@") {
 		return false
@@ -183,7 +185,7 @@ func Derived(k keyspace.Key, groups []Group) bool {
 	for _, g := range groups {
 		for _, v := range g {
 			p := v.Key.Parts
-			if len(p) > 1 && (keyspace.Key{Parts: p[:1]}).Equal(k) && HasShape(v.Key) {
+			if len(p) > 1 && HasShape(v.Key) && slices.ContainsFunc(p, func(q keyspace.Part) bool { return (keyspace.Key{Parts: []keyspace.Part{q}}).Equal(k) }) {
 				return true
 			}
 		}
