@@ -65,6 +65,7 @@ func TestBuiltinChecks(t *testing.T) {
 	want := map[string]ruleset.Severity{
 		"cross-slot":               ruleset.SeverityError,
 		"maybe-cross-slot":         ruleset.SeverityWarning,
+		"caller-keys":              ruleset.SeverityWarning,
 		"keyspace-wide":            ruleset.SeverityError,
 		"cluster-db":               ruleset.SeverityError,
 		"ignore-directive":         ruleset.SeverityWarning,
@@ -247,7 +248,7 @@ wrappers:
 		t.Fatal("no error")
 	}
 	want = []string{
-		path + `:3:3: unknown check "lost-updates" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, keyspace-wide, cluster-db, watch-without-keys, lua-syntax, undeclared-key, undeclared-key-same-slot, script-arity, script-flags, read-outside-watch, tx-write-outside-multi, unbounded-watch-retry, retry-on-any-error, unwatched-decision-key, lost-update, watch-in-multi, pooled-transaction, ignore-directive`,
+		path + `:3:3: unknown check "lost-updates" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, caller-keys, keyspace-wide, cluster-db, watch-without-keys, lua-syntax, undeclared-key, undeclared-key-same-slot, script-arity, script-flags, read-outside-watch, tx-write-outside-multi, unbounded-watch-retry, retry-on-any-error, unwatched-decision-key, lost-update, watch-in-multi, pooled-transaction, ignore-directive`,
 		path + `:8:3: group "queue": families job ("emq:{<queue>}:job:<id>", hashtag {<queue>}) and stats ("emq:stats", no hashtag) are not proven to share a slot; give them the same hashtag, such as {<queue>} in both`,
 		path + `:9:3: group "orphan" names family "nope", which is not defined; defined families: job, stats`,
 		path + `:11:31: wrapper "example.com/shop/store.Get" sends command GETT, which is not in the commands table`,

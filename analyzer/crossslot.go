@@ -43,7 +43,22 @@ func (c *checker) crossSlot(site *keyflow.Site) []diag {
 	if d, ok := c.keysDiag(site); ok {
 		out = append(out, d)
 	}
+	if site.CallerKeys != nil {
+		out = append(out, c.callerKeysDiag(site))
+	}
 	return out
+}
+
+// callerKeysDiag is the finding on a function that other modules call,
+// which sends its callers' keys in one command (keyflow.Site.CallerKeys).
+func (c *checker) callerKeysDiag(site *keyflow.Site) diag {
+	k := site.CallerKeys[0].Key
+	return diag{
+		pos:      site.Call.Pos(),
+		end:      site.Call.End(),
+		category: checks.CallerKeys,
+		message:  fmt.Sprintf("%s of the callers' keys %s: callers in other modules are not checked, and nothing here keeps the keys in one slot; have the callers pass keys with one hashtag (and say so in the doc), or send one command per slot", site.Name, k.Quote()),
+	}
 }
 
 // keysDiag is the finding on keys of one command, transaction or script

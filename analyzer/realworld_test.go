@@ -129,6 +129,9 @@ import (
 //	               key and the caller's members; ARGV the callers give
 //	  partkeys     keys a helper makes of a prefix and its callers' parts
 //	               (fmt.Sprint of them, strings.Join of them)
+//	  callerkeys   a library's exported functions sending their callers'
+//	               keys, on an exported type and on an unexported one
+//	               handed out as an exported interface
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -33,6 +33,9 @@ const (
 	CrossSlot = "cross-slot"
 	// MaybeCrossSlot: nothing proves that the keys share a slot.
 	MaybeCrossSlot = "maybe-cross-slot"
+	// CallerKeys: a function that other modules call sends its callers'
+	// keys in one command, and nothing keeps them in one slot.
+	CallerKeys = "caller-keys"
 
 	// KeyspaceWide: a command that reads or changes every key (KEYS, SCAN)
 	// sent on a client that may be a cluster, where it reaches one node.
@@ -152,6 +155,12 @@ var registry = []Check{
 		Doc:         "no common hashtag proves that the keys of one command share a slot",
 		Description: "The keys of one command, transaction or script may hash to different slots: no common hashtag proves that they share one, as with two keys built from unknown values and without a hashtag. Give them a common hashtag.",
 		Anchor:      "maybe-cross-slot",
+	},
+	{
+		Name: CallerKeys, Family: FamilyCrossSlot, Severity: SeverityWarning,
+		Doc:         "an exported function sends its callers' keys in one command, and nothing keeps them in one slot",
+		Description: "A function that other modules call (exported, of an exported type, outside main and internal packages) sends the keys its callers give, a keys ...string or a []string, each as given or joined to a prefix, in one multi-key command, transaction or script. slotlint checks each call of the function that it sees with the keys passed there, but the callers in other modules are not seen, and nothing in the function keeps the keys in one slot: on a Redis Cluster the command fails with CROSSSLOT whenever two of them hash to different slots. Require keys that share a hashtag and say so in the function's doc, group the keys by slot and send one command per slot; where every caller is in the module, and so checked, mark the line with //slotlint:ignore and the reason, or turn the check off (-disable caller-keys).",
+		Anchor:      CallerKeys,
 	},
 	{
 		Name: KeyspaceWide, Family: FamilyCluster, Severity: SeverityError,

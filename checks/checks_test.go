@@ -99,7 +99,7 @@ func TestParseList(t *testing.T) {
 		{" lost-update , cluster-db,lost-update,", []string{"lost-update", "cluster-db"}, ""},
 		// copy-db is cluster-db's former name.
 		{"copy-db,cluster-db,lost-update", []string{"cluster-db", "lost-update"}, ""},
-		{"los-update", nil, `unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, keyspace-wide, cluster-db, `},
+		{"los-update", nil, `unknown check "los-update" (did you mean lost-update?); the checks are cross-slot, maybe-cross-slot, caller-keys, keyspace-wide, cluster-db, `},
 		{"copy-db,Cross-Slot", nil, `unknown check "Cross-Slot" (did you mean cross-slot?); the checks are `},
 		{"nothing-like-it", nil, `unknown check "nothing-like-it"; the checks are cross-slot, `},
 	} {

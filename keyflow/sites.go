@@ -101,6 +101,13 @@ type Site struct {
 	// is a parameter of the function, passed on as it is: the function's
 	// callers are checked instead (Func.Carried).
 	Carried bool
+	// CallerKeys is the key group, when every key the call sends comes
+	// from one collection its function's callers give (keys ...string, a
+	// []string, each joined to a prefix) and the function is one that
+	// callers outside the module reach: exported, of an exported type, in
+	// a package other than main and internal ones. Those callers are not
+	// checked (apicallers.go).
+	CallerKeys Group
 	// runArgs are the ARGV of a script that the callers choose
 	// (scriptParam), when runArgsKnown; runArgsOpen when some are not seen.
 	runArgs                   []Group
@@ -954,11 +961,13 @@ func (g *Engine) verdict(s *Func, site *Site) {
 			}
 		}
 		s.Carried = append(s.Carried, w)
+		site.CallerKeys = g.callerKeys(s, site, groups)
 		return
 	}
 	if hasElems(groups) {
 		if g.carryElems(s, site, groups) {
 			site.Carried = true
+			site.CallerKeys = g.callerKeys(s, site, groups)
 			return
 		}
 		if site.elemsHere {

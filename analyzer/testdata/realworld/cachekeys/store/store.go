@@ -41,13 +41,15 @@ func buildKey(prefix, key string) string {
 
 // MultiGet sends its caller's keys, each joined to the prefix, in one
 // MGET: whether they share a slot is the callers' to say, and each caller
-// is checked with its keys (one for each path of buildKey).
+// in sight is checked with its keys (one for each path of buildKey); the
+// callers that other modules hold are not, and the MGET itself is
+// reported (caller-keys).
 func (c *redisCache) MultiGet(ctx context.Context, keys []string) ([]interface{}, error) { // want MultiGet:`keyWrapper\(MGET "<key>" each of \$1; MGET "<c.KeyPrefix>:<key>" each of \$1\)`
 	cacheKeys := make([]string, len(keys))
 	for i, key := range keys {
 		cacheKeys[i] = buildKey(c.KeyPrefix, key)
 	}
-	return c.client.MGet(ctx, cacheKeys...).Result()
+	return c.client.MGet(ctx, cacheKeys...).Result() // want `MGET of the callers' keys "<key>": callers in other modules are not checked`
 }
 
 // MultiSet sends its caller's map keys, each joined to the prefix, in one
@@ -59,7 +61,7 @@ func (c *redisCache) MultiSet(ctx context.Context, values map[string]interface{}
 		pairs = append(pairs, []byte(buildKey(c.KeyPrefix, key)), value)
 	}
 	pipe := c.client.Pipeline()
-	pipe.MSet(ctx, pairs...)
+	pipe.MSet(ctx, pairs...) // want `MSET of the callers' keys "<key>": callers in other modules are not checked`
 	_, err := pipe.Exec(ctx)
 	return err
 }

@@ -21,10 +21,10 @@ func New(rdb redis.UniversalClient) *Redis { return &Redis{rdb: rdb} }
 
 // RunScript runs a script with its caller's keys.
 func (r *Redis) RunScript(ctx context.Context, s *redis.Script, keys []string, args ...interface{}) (interface{}, error) { // want RunScript:`keyWrapper\(EVALSHA "<keys...>" script \$1\)`
-	return s.Run(ctx, r.rdb, keys, args...).Result()
+	return s.Run(ctx, r.rdb, keys, args...).Result() // want `EVALSHA of the callers' keys "<[^"]*>": callers in other modules are not checked`
 }
 
 // EvalSource runs a script's source.
 func (r *Redis) EvalSource(ctx context.Context, src string, keys []string, args ...interface{}) error { // want EvalSource:`keyWrapper\(EVAL "<keys...>" script \$1\)`
-	return r.rdb.Eval(ctx, src, keys, args...).Err()
+	return r.rdb.Eval(ctx, src, keys, args...).Err() // want `EVAL of the callers' keys "<[^"]*>": callers in other modules are not checked`
 }

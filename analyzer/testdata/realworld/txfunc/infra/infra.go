@@ -39,7 +39,7 @@ func (r *RedisClient) Pipeline(executeFn func(tx redis.Pipeliner)) error { // wa
 // caller's keys and function go to Watch, retried while the keys change.
 func (r *RedisClient) WatchRetry(ctx context.Context, keys []string, fn func(tx *redis.Tx) error) error { // want WatchRetry:`pipeFunc\(watch \$2 1\[\]\)`
 	for range 10 {
-		err := r.client.Watch(ctx, fn, keys...)
+		err := r.client.Watch(ctx, fn, keys...) // want `WATCH transaction of the callers' keys "<[^"]*>": callers in other modules are not checked`
 		if err == redis.TxFailedErr {
 			continue
 		}

@@ -1,0 +1,120 @@
+package keyflow
+
+import (
+	"go/types"
+	"strings"
+
+	"github.com/slotlint/slotlint/keyspace"
+)
+
+// Functions that send their callers' keys, reached from outside the
+// module:
+//
+//	func (c *Client) Del(ctx context.Context, keys ...string) (int64, error) {
+//		return c.rdb.Del(ctx, keys...).Result()
+//	}
+//
+// The command is carried to the callers (Func.Carried), and each caller
+// slotlint sees is checked with its keys. A function that other modules
+// call has callers slotlint never sees: nothing in it keeps the keys in
+// one slot, so the call is reported once where it is sent (the
+// caller-keys check), with the key group (Site.CallerKeys).
+
+// callerKeys returns the key group of a carried site whose keys all come
+// from one collection of its function's callers, when the function is
+// reached from outside the module; nil otherwise.
+func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
+	if site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 || !g.reachedFromOutside(s.Obj) {
+		return nil
+	}
+	if site.Through && g.reachedFromOutside(site.Callee) {
+		return nil // reported in the function it calls
+	}
+	param := -1
+	var first Group
+	for _, grp := range groups {
+		if len(grp) == 0 {
+			return nil
+		}
+		for _, v := range grp {
+			n := callerCollection(v.Key)
+			if n < 0 || param >= 0 && n != param {
+				return nil
+			}
+			param = n
+		}
+		if first == nil {
+			first = grp
+		}
+	}
+	return first
+}
+
+// callerCollection returns the parameter whose collection a key is made
+// from: the parameter passed on whole ("$N..."), or one of its elements
+// ("$N[k]"), with text around it or not; -1 for any other key.
+func callerCollection(k keyspace.Key) int {
+	if n := spreadIndex(k); n >= 0 {
+		return n
+	}
+	return keyElems(k)
+}
+
+// reachedFromOutside reports whether other modules may call fn: it is
+// exported, a method of an exported type (or of one handed out as an
+// exported interface), in a package that is neither main nor internal,
+// and not declared in a test file.
+func (g *Engine) reachedFromOutside(fn *types.Func) bool {
+	if fn == nil || !fn.Exported() || fn.Pkg() == nil || fn.Pkg().Name() == "main" {
+		return false
+	}
+	path := fn.Pkg().Path()
+	if strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/") || strings.HasPrefix(path, "internal/") {
+		return false
+	}
+	if pos := g.fset.Position(fn.Pos()); strings.HasSuffix(pos.Filename, "_test.go") {
+		return false
+	}
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := t.(*types.Named)
+		if !ok {
+			return false
+		}
+		if !named.Obj().Exported() && !exposed(named, fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// exposed reports whether method fn of the unexported type named is one
+// of an exported interface of its package that the type implements: the
+// package hands the type out as that interface (a constructor returning
+// RedisCache, implemented by *redisCache).
+func exposed(named *types.Named, fn *types.Func) bool {
+	scope := named.Obj().Pkg().Scope()
+	ptr := types.NewPointer(named)
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		if !types.Implements(named, iface) && !types.Implements(ptr, iface) {
+			continue
+		}
+		for i := range iface.NumMethods() {
+			if iface.Method(i).Name() == fn.Name() {
+				return true
+			}
+		}
+	}
+	return false
+}
