@@ -351,8 +351,9 @@ type walker struct {
 	// into are the functions whose results the walk follows (returned).
 	into map[*ssa.Function]bool
 	// spreads is true for a walk that takes a slice parameter of the
-	// function for all its elements, passed on in order ("$N...":
-	// passedParam), instead of elements it cannot see.
+	// function for all its elements, passed on in order ("$N...", and a
+	// callee's as its caller's: passedOn), instead of elements it cannot
+	// see.
 	spreads bool
 }
 
@@ -608,6 +609,7 @@ func (g *Engine) ssaFieldSlice(e *evaluator, call *ast.CallExpr, x ast.Expr, nam
 	for i := range st.NumFields() {
 		if st.Field(i).Name() == name {
 			idx = i
+			break
 		}
 	}
 	stores := 0
@@ -654,8 +656,9 @@ func (w *walker) localField(a *ssa.Alloc, i int, depth int) coll {
 				}
 			}
 		case *ssa.Store:
-			// b = Batch{...} as a whole: only its zero value is followed.
-			if c, ok := r.Val.(*ssa.Const); !ok || !c.IsNil() && c.Value != nil {
+			// The whole struct stored: its zero value holds no element;
+			// any other value is not followed.
+			if c, ok := r.Val.(*ssa.Const); !ok || c.Value != nil {
 				out.open = true
 			}
 		}
@@ -1040,6 +1043,8 @@ func (g *Engine) ssaSlice(e *evaluator, call *ast.CallExpr, x ast.Expr) (slice, 
 	return g.walkSlice(e, call, x, false)
 }
 
+// walkSlice is ssaSlice and ssaSpread: the SSA layer's walk of the
+// collection x, spreads as walker.spreads.
 func (g *Engine) walkSlice(e *evaluator, call *ast.CallExpr, x ast.Expr, spreads bool) (slice, bool) {
 	l := g.ssaForm(x.Pos())
 	if l == nil {
@@ -1695,7 +1700,13 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	if len(items) == 0 || items[0].text == "" {
 		return false
 	}
-	if spreads := countFunc(items, rawItem.spread); spreads > 0 {
+	spreads := 0
+	for _, it := range items {
+		if it.spread() {
+			spreads++
+		}
+	}
+	if spreads > 0 {
 		// A parameter appended whole: the callers' elements.
 		if g.evalPassedOn(e, site, items) {
 			return true
@@ -1805,16 +1816,6 @@ func (it rawItem) elemsOf(n int) bool {
 	return true
 }
 
-func countFunc[T any](s []T, f func(T) bool) int {
-	n := 0
-	for _, x := range s {
-		if f(x) {
-			n++
-		}
-	}
-	return n
-}
-
 // evalPassedOn resolves EVAL or EVALSHA sent raw with the script, the
 // keys and the arguments all the function's parameters, as a project's
 // adapter over its client does:
@@ -1841,10 +1842,11 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 		return false
 	}
 	counted, ok := strings.CutPrefix(unknownID(items[2].alts[0].Key), "len(")
-	if !ok || !isParamID(strings.TrimSuffix(counted, ")")) {
+	counted = strings.TrimSuffix(counted, ")")
+	if !ok || !isParamID(counted) {
 		return false
 	}
-	k, err := strconv.Atoi(strings.TrimSuffix(counted, ")")[1:])
+	k, err := strconv.Atoi(counted[1:])
 	if err != nil {
 		return false
 	}
