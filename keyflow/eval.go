@@ -746,8 +746,14 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
 		return e.keys(call.Args[0]) // string(x), a named string type
 	}
-	if isBuiltin(info, call.Fun, "len") {
-		// len(keys): a count, "len($N)" of a parameter (evalPassedOn).
+	if isBuiltin(info, call.Fun, "len") && len(call.Args) == 1 {
+		// len(keys): the number of a slice's elements when all are seen,
+		// "len($N)" of a parameter (evalPassedOn), a count otherwise.
+		if _, isSlice := info.TypeOf(call.Args[0]).Underlying().(*types.Slice); isSlice {
+			if sl := e.slice(call.Args[0]); !sl.open && !hasMany(sl.elems) {
+				return []Value{{keyspace.Lit(strconv.Itoa(len(sl.elems))), call.Pos()}}
+			}
+		}
 		return e.derived(call, "len", nil, true)
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)

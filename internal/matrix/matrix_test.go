@@ -291,7 +291,7 @@ func normalize(err error) string {
 // cross reports whether the shape's keys are in two slots.
 func cross(s Shape) bool {
 	switch s {
-	case AloneCross, DelCross, ExistsCross, MSetCross, PipelineCross, MultiCross, WatchCross, ScriptCross, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, UniversalCross:
+	case AloneCross, DelCross, ExistsCross, MSetCross, PipelineCross, MultiCross, WatchCross, ScriptCross, ScriptCounted, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, UniversalCross:
 		return true
 	}
 	return false
@@ -302,7 +302,7 @@ func want(s Shape) string {
 	switch s {
 	case ResolverDel, ResolverExists:
 		return "2" // both keys deleted, both keys there
-	case AloneOne, AloneCross, PipelineCross, PipelineSpread, ScriptOne, ScriptCross, ResolverAlone, UniversalCross:
+	case AloneOne, AloneCross, PipelineCross, PipelineSpread, ScriptOne, ScriptCross, ScriptCounted, ResolverAlone, UniversalCross:
 		return "1 2"
 	}
 	return ""
@@ -502,7 +502,7 @@ func table(outs []Outcome) string {
 	}
 	// The other rows, one line for the clients that did the same.
 	b.WriteString("\n| clients | command | what it does |\n|---|---|---|\n")
-	for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, UniversalCross, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, ResolverKeys} {
+	for _, s := range []Shape{Connect, DelCross, ExistsCross, MSetCross, ScriptCounted, UniversalCross, ResolverAlone, ResolverDel, ResolverExists, ResolverMSet, ResolverKeys} {
 		var cells []string
 		who := map[string][]string{}
 		for _, name := range clientsInOrder {
@@ -527,6 +527,7 @@ var shapeText = map[Shape]string{
 	DelCross:       "`Del(ctx, \"price:1\", \"price:2\")` on a `ClusterClient`",
 	ExistsCross:    "`Exists(ctx, \"price:1\", \"price:2\")` on a `ClusterClient`",
 	MSetCross:      "`MSet(ctx, \"price:1\", \"1\", \"price:2\", \"2\")` on a `ClusterClient`",
+	ScriptCounted:  "a `NewScript(-1, src)` script run with `redis.Args{}.Add(len(keys)).AddFlat(keys)`, keys `price:1`, `price:2`",
 	UniversalCross: "`MGet(ctx, \"price:1\", \"price:2\")` on `NewUniversalClient` with several addresses",
 	ResolverAlone:  "`MGet(ctx, \"price:1\", \"price:2\")` after `c.SetCommandInfoResolver(c.NewDynamicResolver())`",
 	ResolverDel:    "`Del(ctx, \"price:1\", \"price:2\")` after the same",

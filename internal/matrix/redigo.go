@@ -20,6 +20,7 @@ var Redigo = Client{Name: "redigo", Module: "github.com/gomodule/redigo", Rows: 
 	{WatchCross, redigoWatchCross},
 	{ScriptOne, redigoScriptOne},
 	{ScriptCross, redigoScriptCross},
+	{ScriptCounted, redigoScriptCounted},
 	{Keys, redigoKeys},
 	{Scan, redigoScan},
 	{DB, redigoDB},
@@ -148,6 +149,20 @@ func redigoScriptCross(ctx context.Context, e *Env) Result {
 	}
 	defer c.Close()
 	return strs(redis.Strings(redigoReadBoth.Do(c, "price:1", "price:2")))
+}
+
+// redigoReadBothCounted is made with no key count: each Do gives it first,
+// as redis.Args{}.Add(len(keys)).AddFlat(keys) does.
+var redigoReadBothCounted = redis.NewScript(-1, ReadBoth)
+
+func redigoScriptCounted(ctx context.Context, e *Env) Result {
+	c, err := redis.Dial("tcp", e.Owner("price:1"))
+	if err != nil {
+		return done(err)
+	}
+	defer c.Close()
+	keys := []string{"price:1", "price:2"}
+	return strs(redis.Strings(redigoReadBothCounted.Do(c, redis.Args{}.Add(len(keys)).AddFlat(keys)...)))
 }
 
 func redigoKeys(ctx context.Context, e *Env) Result {

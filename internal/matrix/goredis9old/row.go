@@ -38,6 +38,7 @@ const (
 	WatchCross     Shape = "watch-cross-slot"  // WATCH stock:1 stock:2, then MULTI/EXEC of both
 	ScriptOne      Shape = "script-one-slot"   // a script reading KEYS {price}:1 {price}:2
 	ScriptCross    Shape = "script-cross-slot" // a script reading KEYS price:1 price:2
+	ScriptCounted  Shape = "script-counted"    // the same with redigo's NewScript(-1, ...): the key count is Do's first argument (redigo only)
 	Keys           Shape = "keys"              // KEYS scan:* after writing ScanKeys keys
 	Scan           Shape = "scan"              // SCAN MATCH scan:* to the end, as the client iterates
 	DB             Shape = "db-option"         // database 3 in the client's options, then SET db:probe
