@@ -62,10 +62,11 @@ func callerCollection(k keyspace.Key) int {
 
 // reachedFromOutside reports whether other modules may call fn: it is
 // exported, a method of an exported type (or of one handed out as an
-// exported interface), in a package that is neither main nor internal,
-// and not declared in a test file.
+// exported interface), in a package that is neither main nor internal nor
+// a client's, not declared in a test file, and not a method that makes
+// its type stand in for a client.
 func (g *Engine) reachedFromOutside(fn *types.Func) bool {
-	if fn == nil || !fn.Exported() || fn.Pkg() == nil || fn.Pkg().Name() == "main" {
+	if fn == nil || !fn.Exported() || fn.Pkg() == nil || fn.Pkg().Name() == "main" || g.IsClientPackage(fn.Pkg()) {
 		return false
 	}
 	path := fn.Pkg().Path()
@@ -87,8 +88,57 @@ func (g *Engine) reachedFromOutside(fn *types.Func) bool {
 		if !named.Obj().Exported() && !exposed(named, fn) {
 			return false
 		}
+		if g.clientMethod(named, fn) {
+			// A client of its own (a mock, an instrumented wrapper): its
+			// Del(keys...) is the command, as the client's is.
+			return false
+		}
 	}
 	return true
+}
+
+// clientMethod reports whether fn, a method of named, is a method of an
+// interface of a client package (go-redis's Cmdable), with its signature,
+// and named has most of that interface's methods so (a mock such as
+// redismock's, which may lag the client's newest commands): the type
+// stands in for the client.
+func (g *Engine) clientMethod(named *types.Named, fn *types.Func) bool {
+	mset := types.NewMethodSet(types.NewPointer(named))
+	same := func(m *types.Func) bool {
+		sel := mset.Lookup(m.Pkg(), m.Name())
+		if sel == nil && m.Exported() {
+			sel = mset.Lookup(nil, m.Name())
+		}
+		return sel != nil && types.Identical(sel.Obj().Type(), m.Type())
+	}
+	for _, imp := range fn.Pkg().Imports() {
+		if !g.IsClientPackage(imp) {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || iface.NumMethods() < 2 {
+				continue
+			}
+			mine, matched := false, 0
+			for i := range iface.NumMethods() {
+				m := iface.Method(i)
+				if same(m) {
+					matched++
+					mine = mine || m.Name() == fn.Name()
+				}
+			}
+			if mine && 2*matched >= iface.NumMethods() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exposed reports whether method fn of the unexported type named is one
