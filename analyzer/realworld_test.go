@@ -131,7 +131,8 @@ import (
 //	               (fmt.Sprint of them, strings.Join of them)
 //	  callerkeys   a library's exported functions sending their callers'
 //	               keys, on an exported type and on an unexported one
-//	               handed out as an exported interface
+//	               handed out as an exported interface; a mock's
+//	               expectation, built and kept, not reported
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"go/ast"
 	"go/types"
 	"strings"
 
@@ -30,6 +31,9 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.Through && g.reachedFromOutside(site.Callee) {
 		return nil // reported in the function it calls
 	}
+	if kept(s, site) {
+		return nil
+	}
 	param := -1
 	var first Group
 	for _, grp := range groups {
@@ -48,6 +52,35 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 		}
 	}
 	return first
+}
+
+// kept reports whether the command a call makes is stored in a struct's
+// field (e.cmd = m.factory.BLPop(ctx, timeout, keys...)): a mock's
+// expectation, built to be compared with the commands a test sends, not
+// sent itself.
+func kept(s *Func, site *Site) bool {
+	if s.e == nil || s.e.decl == nil || site.Tx != nil {
+		return false
+	}
+	path := s.e.pathTo(site.Call.Pos())
+	i := len(path) - 1
+	for i >= 0 && path[i] != ast.Node(site.Call) {
+		i--
+	}
+	for i--; i >= 0; i-- {
+		if _, paren := path[i].(*ast.ParenExpr); !paren {
+			break
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	as, ok := path[i].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	_, field := as.Lhs[0].(*ast.SelectorExpr)
+	return field
 }
 
 // callerCollection returns the parameter whose collection a key is made

@@ -66,3 +66,18 @@ func (c *Client) del(ctx context.Context, keys ...string) (int64, error) {
 func (c *Client) Logout(ctx context.Context, user string) {
 	c.del(ctx, "{"+user+"}:session", "{"+user+"}:token")
 }
+
+// Origin: go-redis/redismock v9.2.0 (mock.go, mock.ExpectBLPop): a mock's
+// expectation builds the command on a client that records it, and keeps
+// it in a field to compare with what the test sends: nothing is sent.
+type ExpectedStringSlice struct{ cmd *redis.StringSliceCmd }
+
+type Mock struct {
+	factory redis.Cmdable
+}
+
+func (m *Mock) ExpectBLPop(ctx context.Context, keys ...string) *ExpectedStringSlice { // want ExpectBLPop:`keyWrapper\(BLPOP "<keys...>"\)`
+	e := &ExpectedStringSlice{}
+	e.cmd = m.factory.BLPop(ctx, 0, keys...)
+	return e
+}
