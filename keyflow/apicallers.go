@@ -148,14 +148,8 @@ func (g *Engine) clientMethod(named *types.Named, fn *types.Func) bool {
 		if !g.IsClientPackage(imp) {
 			continue
 		}
-		scope := imp.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || !tn.Exported() {
-				continue
-			}
-			iface, ok := tn.Type().Underlying().(*types.Interface)
-			if !ok || iface.NumMethods() < 2 {
+		for _, iface := range exportedInterfaces(imp) {
+			if iface.NumMethods() < 2 {
 				continue
 			}
 			mine, matched := false, 0
@@ -179,25 +173,32 @@ func (g *Engine) clientMethod(named *types.Named, fn *types.Func) bool {
 // package hands the type out as that interface (a constructor returning
 // RedisCache, implemented by *redisCache).
 func exposed(named *types.Named, fn *types.Func) bool {
-	scope := named.Obj().Pkg().Scope()
 	ptr := types.NewPointer(named)
+	for _, iface := range exportedInterfaces(named.Obj().Pkg()) {
+		has := false
+		for i := range iface.NumMethods() {
+			has = has || iface.Method(i).Name() == fn.Name()
+		}
+		if has && (types.Implements(named, iface) || types.Implements(ptr, iface)) {
+			return true
+		}
+	}
+	return false
+}
+
+// exportedInterfaces returns the exported interface types of a package
+// that have methods.
+func exportedInterfaces(pkg *types.Package) []*types.Interface {
+	var out []*types.Interface
+	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || !tn.Exported() {
 			continue
 		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
-		}
-		if !types.Implements(named, iface) && !types.Implements(ptr, iface) {
-			continue
-		}
-		for i := range iface.NumMethods() {
-			if iface.Method(i).Name() == fn.Name() {
-				return true
-			}
+		if iface, ok := tn.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+			out = append(out, iface)
 		}
 	}
-	return false
+	return out
 }

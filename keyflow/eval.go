@@ -1034,21 +1034,38 @@ func (e *evaluator) join(sx, sepx ast.Expr) ([]Value, bool) {
 		}
 		return nil, false
 	}
-	sep := e.keys(sepx)
-	out := []Value{{keyspace.Key{}, sx.Pos()}}
-	for i, el := range s.elems {
+	var parts [][]Value
+	for _, el := range s.elems {
 		if el.many {
 			return nil, false
 		}
-		if i > 0 {
-			out = concatAlts(out, sep, sx.Pos())
+		parts = append(parts, el.alts)
+	}
+	return joinAlts(parts, e.keys(sepx), sx.Pos())
+}
+
+// joinAlts joins the values of parts by sep, every combination of their
+// alternatives; false past maxAlts.
+func joinAlts(parts [][]Value, sep []Value, pos token.Pos) ([]Value, bool) {
+	out := []Value{{keyspace.Key{}, pos}}
+	for i, alts := range parts {
+		if i > 0 && len(sep) > 0 {
+			out = concatAlts(out, sep, pos)
 		}
-		out = concatAlts(out, el.alts, sx.Pos())
+		out = concatAlts(out, alts, pos)
 		if len(out) > maxAlts {
 			return nil, false
 		}
 	}
 	return out, true
+}
+
+// litSep is a constant separator as values: none for "".
+func litSep(sep string, pos token.Pos) []Value {
+	if sep == "" {
+		return nil
+	}
+	return []Value{{keyspace.Lit(sep), pos}}
 }
 
 // joinParts follows the join, by a constant separator, of a slice that
@@ -1068,14 +1085,11 @@ func (e *evaluator) joinParts(call *ast.CallExpr, sx ast.Expr, sep string) ([]Va
 		}
 		sl = ssl
 	}
-	out := []Value{{keyspace.Key{}, sx.Pos()}}
+	var parts [][]Value
 	spreads := 0
-	for i, el := range sl.elems {
+	for _, el := range sl.elems {
 		if el.many {
 			return nil, false
-		}
-		if i > 0 && sep != "" {
-			out = concatAlts(out, []Value{{keyspace.Lit(sep), sx.Pos()}}, sx.Pos())
 		}
 		alts := el.alts
 		if len(alts) == 1 {
@@ -1085,12 +1099,12 @@ func (e *evaluator) joinParts(call *ast.CallExpr, sx ast.Expr, sep string) ([]Va
 				alts = []Value{{keyspace.Unknown(partsID(sep, n), name, false), alts[0].Pos}}
 			}
 		}
-		out = concatAlts(out, alts, sx.Pos())
-		if len(out) > maxAlts {
-			return nil, false
-		}
+		parts = append(parts, alts)
 	}
-	return out, spreads > 0
+	if spreads == 0 {
+		return nil, false
+	}
+	return joinAlts(parts, litSep(sep, sx.Pos()), sx.Pos())
 }
 
 // partsID is the identity of a parameter's elements joined by sep.

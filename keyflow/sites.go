@@ -104,9 +104,8 @@ type Site struct {
 	// CallerKeys is the key group, when every key the call sends comes
 	// from one collection its function's callers give (keys ...string, a
 	// []string, each joined to a prefix) and the function is one that
-	// callers outside the module reach: exported, of an exported type, in
-	// a package other than main and internal ones. Those callers are not
-	// checked (apicallers.go).
+	// callers outside the module reach (reachedFromOutside). Those
+	// callers are not checked (apicallers.go).
 	CallerKeys Group
 	// runArgs are the ARGV of a script that the callers choose
 	// (scriptParam), when runArgsKnown; runArgsOpen when some are not seen.

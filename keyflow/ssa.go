@@ -638,7 +638,10 @@ func (g *Engine) ssaFieldSlice(e *evaluator, call *ast.CallExpr, x ast.Expr, nam
 // puts there, as a local variable's cell does.
 func (w *walker) localField(a *ssa.Alloc, i int, depth int) coll {
 	key := firstFieldAddr(a, i)
-	if key == nil || w.busy[key] {
+	if key == nil {
+		return coll{open: true}
+	}
+	if w.busy[key] {
 		return coll{cyc: []ssa.Value{key}}
 	}
 	w.busy[key] = true

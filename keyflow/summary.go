@@ -492,12 +492,11 @@ func (g *Engine) partsValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 	if !ok || n >= len(call.Args) && !(n == len(call.Args) && !call.Ellipsis.IsValid()) {
 		return anon
 	}
-	var elems []Group
-	sig, _ := g.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	var elems [][]Value
 	switch {
 	case n == len(call.Args):
 		// no parts at all
-	case call.Ellipsis.IsValid() || sig == nil || !sig.Variadic() || n != sig.Params().Len()-1:
+	case call.Ellipsis.IsValid() || !isVariadicAt(g.info, call, n):
 		if n != len(call.Args)-1 {
 			return anon
 		}
@@ -516,15 +515,9 @@ func (g *Engine) partsValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 			elems = append(elems, e.keys(a))
 		}
 	}
-	out := []Value{{keyspace.Key{}, call.Pos()}}
-	for i, alts := range elems {
-		if i > 0 && sep != "" {
-			out = concatAlts(out, []Value{{keyspace.Lit(sep), call.Pos()}}, call.Pos())
-		}
-		out = concatAlts(out, alts, call.Pos())
-		if len(out) > maxAlts {
-			return anon
-		}
+	out, ok := joinAlts(elems, litSep(sep, call.Pos()), call.Pos())
+	if !ok {
+		return anon
 	}
 	keys := make([]keyspace.Key, len(out))
 	for i, v := range out {

@@ -23,7 +23,7 @@ func (c *Client) Del(ctx context.Context, keys ...string) (int64, error) { // wa
 // Eval): an unexported type that the package hands out as its exported
 // RedisCache interface, each key joined to the cache's namespace.
 type RedisCache interface {
-	Exists(ctx context.Context, keys ...string) int64 // want Exists:`keyWrapper\(EXISTS "<r.namespace>:<k>" each of \$1 in redisCache\)`
+	Exists(ctx context.Context, keys ...string) int64                                        // want Exists:`keyWrapper\(EXISTS "<r.namespace>:<k>" each of \$1 in redisCache\)`
 	Eval(ctx context.Context, script string, keys []string, args ...interface{}) interface{} // want Eval:`keyWrapper\(EVAL "<keys...>" script \$1 in redisCache\)`
 }
 
