@@ -42,8 +42,8 @@ func (c *checker) crossSlot(site *keyflow.Site) []diag {
 	}
 	if d, ok := c.keysDiag(site); ok {
 		out = append(out, d)
-	}
-	if site.CallerKeys != nil {
+	} else if site.CallerKeys != nil {
+		// One finding on the keys: a verdict on them says more.
 		out = append(out, c.callerKeysDiag(site))
 	}
 	return out
@@ -83,7 +83,10 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 		category: categoryOf(col.Verdict),
 		message:  fmt.Sprintf("%s %s; %s", site.Name, reason(col, a.Key, b.Key), col.Fix),
 	}
-	for _, k := range []keyflow.Value{a, b} {
+	for i, k := range []keyflow.Value{a, b} {
+		if i == 1 && k.Pos == a.Pos && k.Key.Quote() == a.Key.Quote() {
+			break // one key built in a loop, two of its values: one note
+		}
 		if k.Pos.IsValid() && (k.Pos < call.Pos() || k.Pos >= call.End()) {
 			d.related = append(d.related, analysis.RelatedInformation{Pos: k.Pos, Message: fmt.Sprintf("key %s is built here", k.Key.Quote())})
 		}

@@ -132,7 +132,10 @@ import (
 //	  callerkeys   a library's exported functions sending their callers'
 //	               keys, on an exported type and on an unexported one
 //	               handed out as an exported interface; a mock's
-//	               expectation, built and kept, not reported
+//	               expectation, built and kept, not reported; pairs at
+//	               every other argument, the streams of an XReadArgs the
+//	               caller fills, a field only a constructor's caller fills
+//	               (fields.go)
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

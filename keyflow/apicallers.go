@@ -25,6 +25,9 @@ import (
 // from one collection of its function's callers, when the function is
 // reached from outside the module; nil otherwise.
 func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
+	if site.CallerKeys != nil {
+		return site.CallerKeys // its open collection is the callers' (openCallerKeys)
+	}
 	if site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 || !g.reachedFromOutside(s.Obj) {
 		return nil
 	}

@@ -924,6 +924,12 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Records: site.records})
 		return
 	}
+	if site.Open {
+		// Keys in a form no group names, all the callers' (callerroots.go).
+		site.CallerKeys = g.openCallerKeys(s, site, groups)
+	} else if site.Tx != nil {
+		site.CallerKeys = g.txCallerKeys(s, site, groups)
+	}
 	carryRun := g.scriptForCallers(s, site)
 	if site.scriptParam > 0 || hasSpread(groups) || carryRun {
 		// The callers give the keys, or the script, or the script's keys

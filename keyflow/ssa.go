@@ -223,6 +223,14 @@ func (l *ssaLayer) functions(pkg *ssa.Package) []*ssa.Function {
 		case *ssa.Function:
 			add(m)
 		case *ssa.Type:
+			if named, ok := m.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+				// A generic type's methods are in no method set: each is
+				// built once, over its type parameters.
+				for i := range named.NumMethods() {
+					add(pkg.Prog.FuncValue(named.Method(i)))
+				}
+				continue
+			}
 			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
 				mset := pkg.Prog.MethodSets.MethodSet(t)
 				for i := 0; i < mset.Len(); i++ {
@@ -471,26 +479,8 @@ func around(c coll, v ssa.Value) coll {
 // binding returns the cell that a closure's free variable captures, when
 // the closure is made once.
 func (l *ssaLayer) binding(fv *ssa.FreeVar) *ssa.Alloc {
-	fn := fv.Parent()
-	i := slices.Index(fn.FreeVars, fv)
-	if i < 0 || fn.Parent() == nil {
-		return nil
-	}
-	var found *ssa.Alloc
-	for _, b := range fn.Parent().Blocks {
-		for _, ins := range b.Instrs {
-			mc, ok := ins.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
-				continue
-			}
-			a, ok := mc.Bindings[i].(*ssa.Alloc)
-			if !ok || found != nil && found != a {
-				return nil
-			}
-			found = a
-		}
-	}
-	return found
+	a, _ := l.bindingValue(fv).(*ssa.Alloc)
+	return a
 }
 
 // cell returns what a local variable that is not lifted, one a closure

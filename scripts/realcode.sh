@@ -22,6 +22,7 @@
 #   bash scripts/realcode.sh heldout10       # only the tenth held-out batch
 #   bash scripts/realcode.sh heldout11       # only the eleventh held-out batch
 #   bash scripts/realcode.sh heldout12       # only the twelfth held-out batch
+#   bash scripts/realcode.sh heldout13       # only the thirteenth held-out batch
 #
 # Environment:
 #   REALCODE_DIR      where to put the temporary modules and the results
@@ -46,6 +47,8 @@ lintlimit=${REALCODE_LINT_TIMEOUT:-300}
 mkdir -p "$work"
 
 # name | module@version | packages (space-separated, in that module)
+# [| notest: the module's tests do not build here; fetched and linted
+# without them]
 #
 # Modules tried and left out because the Go module proxy refused them (403):
 # github.com/eko/gocache/store/redis/v4, github.com/adjust/rmq/v5,
@@ -333,12 +336,38 @@ heldout12=(
 )
 modules+=("${heldout12[@]}")
 
+# The thirteenth held-out batch, labelled the same way by five labellers
+# in two rounds (feeds and sessions; jobs and streams; caches and
+# gateways; then libraries, and redigo code) before slotlint first ran on
+# it, after the callers' collections were traced on SSA; no fix was made
+# for its code before it was measured. `heldout13` names them.
+heldout13=(
+	"gotdcontrib|github.com/gotd/contrib@v0.21.0|github.com/gotd/contrib/redis"
+	"mist|github.com/dormoron/mist@v0.1.0|github.com/dormoron/mist/token/redis github.com/dormoron/mist/session/redis github.com/dormoron/mist/internal/ratelimit"
+	"dtmcli|github.com/dtm-labs/dtmcli@v1.15.0|github.com/dtm-labs/dtmcli"
+	"go-workers-freehere107|github.com/freehere107/go-workers@v1.1.1|github.com/freehere107/go-workers|notest"
+	"redisqueue-goadmin|github.com/go-admin-team/redisqueue/v2@v2.0.0|github.com/go-admin-team/redisqueue/v2|notest"
+	"rmq-v2|github.com/adjust/rmq/v2@v2.0.0|github.com/adjust/rmq/v2"
+	"skipper-net|github.com/zalando/skipper@v0.27.41|github.com/zalando/skipper/net"
+	"rudder-throttling|github.com/rudderlabs/rudder-go-kit@v0.45.0|github.com/rudderlabs/rudder-go-kit/throttling"
+	"casbin-redis-v3|github.com/casbin/redis-adapter/v3@v3.6.0|github.com/casbin/redis-adapter/v3"
+	"chihaya|github.com/chihaya/chihaya@v1.0.1-0.20191017040149-0a420fe05344|github.com/chihaya/chihaya/storage/redis"
+	"zbus|github.com/threefoldtech/zbus@v0.1.4|github.com/threefoldtech/zbus"
+	"rmb-sdk|github.com/threefoldtech/rmb-sdk-go@v1.0.1-0.20230308130815-83a645307186|github.com/threefoldtech/rmb-sdk-go"
+	"taskq-v2|github.com/vmihailenco/taskq/v2@v2.2.3|github.com/vmihailenco/taskq/v2/redisq github.com/vmihailenco/taskq/v2/internal/redislock"
+	"rr-kv-redis|github.com/spiral/roadrunner/v2@v2.2.0|github.com/spiral/roadrunner/v2/plugins/kv/drivers/redis"
+	"redisqueue-v1|github.com/robinjoseph08/redisqueue@v1.1.0|github.com/robinjoseph08/redisqueue"
+	"redsync-v1|github.com/go-redsync/redsync@v1.4.2|github.com/go-redsync/redsync"
+	"cinch-idempotent|github.com/go-cinch/common/idempotent@v1.1.0|github.com/go-cinch/common/idempotent"
+)
+modules+=("${heldout13[@]}")
+
 names=" "
 for entry in "${modules[@]}"; do names+="${entry%%|*} "; done
 picked=()
 for a in "$@"; do
 	case "$a" in
-	heldout[2-9] | heldout1[012])
+	heldout[2-9] | heldout1[0123])
 		declare -n batch=$a
 		for entry in "${batch[@]}"; do picked+=("${entry%%|*}"); done
 		unset -n batch
@@ -346,7 +375,7 @@ for a in "$@"; do
 		;;
 	esac
 	if [[ "$names" != *" $a "* ]]; then
-		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout12 for the held-out batches)" >&2
+		echo "realcode.sh: no module named $a; the names are:$names (or heldout2 to heldout13 for the held-out batches)" >&2
 		exit 2
 	fi
 	picked+=("$a")
@@ -475,8 +504,17 @@ modcache=$(go env GOMODCACHE)
 failed=()
 start=$SECONDS
 for entry in "${modules[@]}"; do
-	IFS='|' read -r name modver pkgs <<<"$entry"
+	IFS='|' read -r name modver pkgs opts <<<"$entry"
 	selected "$name" || continue
+	# "notest": the module's tests do not build here (a test dependency
+	# the proxy refuses, tests behind the module's own client version):
+	# its packages are fetched and linted without them.
+	gett=-t
+	testflag=-test=true
+	if [ "$opts" = notest ]; then
+		gett=
+		testflag=-test=false
+	fi
 	mod=${modver%@*}
 	ver=${modver#*@}
 	dir=$work/$name
@@ -496,7 +534,7 @@ for entry in "${modules[@]}"; do
 	(
 		cd "$dir" &&
 			go mod init "slotlint.local/realcode/$name" >/dev/null 2>&1 &&
-			timeout "$getlimit" go get -t "${args[@]}"
+			timeout "$getlimit" go get $gett "${args[@]}"
 	) >"$dir/get.log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -511,7 +549,7 @@ for entry in "${modules[@]}"; do
 		echo "  note: go get chose $mod $got, not the pinned $ver"
 	fi
 	rc=0
-	(cd "$dir" && timeout "$lintlimit" "$bin" -json -cache=false "${lint[@]}") >"$dir/findings.json" 2>"$dir/lint.log" || rc=$?
+	(cd "$dir" && timeout "$lintlimit" "$bin" -json -cache=false "$testflag" "${lint[@]}") >"$dir/findings.json" 2>"$dir/lint.log" || rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		if [ $rc -eq 124 ]; then why="slotlint ran out of its ${lintlimit}s"; else why="slotlint exited $rc"; fi
 		echo "  dropped: $why:"

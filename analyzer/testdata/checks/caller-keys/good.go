@@ -33,3 +33,20 @@ func (c *Cache) GetEach(ctx context.Context, keys ...string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// ReadEvents reads one stream of the cache's, from the id the caller gives.
+func (c *Cache) ReadEvents(ctx context.Context, id string) ([]redis.XStream, error) {
+	return c.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{"{" + c.prefix + "}:events", id}}).Result()
+}
+
+// SetEach stores each of the callers' entries with its own SET in a plain
+// pipeline, which needs no common slot.
+func (c *Cache) SetEach(ctx context.Context, items []Item) error {
+	_, err := c.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+		for _, item := range items {
+			pipe.Set(ctx, item.Key, item.Value, 0)
+		}
+		return nil
+	})
+	return err
+}

@@ -25,6 +25,8 @@ func (c *Client) Del(ctx context.Context, keys ...string) (int64, error) { // wa
 type RedisCache interface {
 	Exists(ctx context.Context, keys ...string) int64                                        // want Exists:`keyWrapper\(EXISTS "<r.namespace>:<k>" each of \$1 in redisCache\)`
 	Eval(ctx context.Context, script string, keys []string, args ...interface{}) interface{} // want Eval:`keyWrapper\(EVAL "<keys...>" script \$1 in redisCache\)`
+	MSet(ctx context.Context, pairs ...interface{})
+	XReadGroup(ctx context.Context, a *redis.XReadGroupArgs) []redis.XStream
 }
 
 type redisCache struct {

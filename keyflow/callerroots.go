@@ -1,0 +1,604 @@
+package keyflow
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/ruleset"
+)
+
+// Collections of keys that come from the callers in a form the key
+// groups do not name: a field of a parameter, pairs a parameter holds,
+// keys copied or appended from a parameter's elements, a field that only
+// the callers fill.
+//
+//	func (c *Client) XRead(ctx context.Context, a *redis.XReadArgs) {
+//		c.rdb.XRead(ctx, a)
+//	}
+//
+//	func (c *Client) MSet(ctx context.Context, pairs ...any) error {
+//		return c.rdb.MSet(ctx, pairs...).Err()
+//	}
+//
+// The keys are not seen (the site is open), and no caller in sight can
+// be checked with them. A rooter follows the collection on SSA back to
+// where its values come from: through slices, phis, appends, copies,
+// maps, stores by index, closures' free variables, the package's own
+// functions (a helper's parameter is what each of its calls passes, a
+// call's result what the function returns with its parameters bound to
+// the call's arguments, generic functions as their one body) and the
+// receiver's fields (every write of the field in the package, an
+// exported field of an exported type the callers' own). When every value
+// comes from a parameter of a function that other modules call, or is a
+// constant without a brace, the callers choose the keys (caller-keys, as
+// for keys ...string passed on whole); anything else (a call of another
+// package, a global, a reply) leaves the site as it is.
+
+// openCallerKeys returns the key group of an open site whose every
+// unseen collection of keys comes from the callers of functions that
+// other modules call (fromCallers), when its seen keys, if any, are its
+// callers' too; nil otherwise.
+func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
+	if !site.Open || site.Method == nil || site.Tx != nil || site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 {
+		return nil
+	}
+	for _, grp := range groups {
+		for _, v := range grp {
+			if callerCollection(v.Key) < 0 {
+				return nil
+			}
+		}
+	}
+	if kept(s, site) {
+		return nil
+	}
+	var out Group
+	for _, sel := range site.Method.Keys {
+		if !collectionSelector(site.Call, sel) {
+			continue
+		}
+		x := site.Call.Args[sel.Param]
+		name := exprName(x)
+		if sel.Field != "" {
+			if f := g.fieldExpr(s.e, x, sel.Field); f != nil {
+				x, name = f, exprName(f)
+			} else {
+				// The struct itself: XRead(ctx, a) of a parameter a.
+				name += "." + sel.Field
+			}
+		}
+		if !g.fromCallers(x) {
+			return nil
+		}
+		if out == nil {
+			if sel.Variadic {
+				name += "..."
+			}
+			out = Group{{keyspace.Unknown("callers:"+name, name, false), x.Pos()}}
+		}
+	}
+	return out
+}
+
+// txCallerKeys returns the key group of a transaction that queues a
+// command in a loop over the callers' keys (for _, k := range a.Keys {
+// pipe.Del(ctx, k) }): every key it sends is rooted, and one is made in a
+// loop, so the transaction sends as many keys as the callers give; nil
+// otherwise.
+func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
+	if site.Tx == nil || site.Open || s.e == nil || s.e.decl == nil || len(groups) == 0 {
+		return nil
+	}
+	l := g.ssaForm(site.Call.Pos())
+	if l == nil {
+		return nil
+	}
+	var out Group
+	looped := false
+	for _, grp := range groups {
+		for _, v := range grp {
+			x := exprAt(s.e, v.Pos)
+			if x == nil {
+				return nil
+			}
+			sv := l.valueOf(x)
+			if sv == nil {
+				return nil
+			}
+			r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
+			if !r.root(sv, 0) || !r.param {
+				return nil
+			}
+			if in, ok := sv.(ssa.Instruction); ok && l.inLoop(in.Block()) {
+				looped = true
+			}
+			if out == nil {
+				out = Group{v}
+			}
+		}
+	}
+	if !looped {
+		return nil
+	}
+	return out
+}
+
+// exprAt returns the outermost expression of a function's body that
+// starts at pos, or nil.
+func exprAt(e *evaluator, pos token.Pos) ast.Expr {
+	if !pos.IsValid() {
+		return nil
+	}
+	for _, n := range e.pathTo(pos) {
+		if x, ok := n.(ast.Expr); ok && x.Pos() == pos {
+			return x
+		}
+	}
+	return nil
+}
+
+// collectionSelector reports whether a selector picks the keys of a call
+// out of one collection argument (a slice, a spread, a struct's slice
+// field, a map) rather than out of arguments written one by one.
+func collectionSelector(call *ast.CallExpr, sel ruleset.Selector) bool {
+	if sel.Param >= len(call.Args) || sel.KeyCount || sel.Flat {
+		return false
+	}
+	if sel.Variadic {
+		return call.Ellipsis.IsValid() && len(call.Args) == sel.Param+1
+	}
+	return sel.Slice || sel.MapKeys || sel.PerElement()
+}
+
+// fromCallers reports whether every value the collection x can hold comes
+// from the parameters of functions that other modules call (not their
+// receivers) or from constants without a brace, and some does.
+func (g *Engine) fromCallers(x ast.Expr) bool {
+	l := g.ssaForm(x.Pos())
+	if l == nil {
+		return false
+	}
+	v := l.valueOf(x)
+	if v == nil {
+		return false
+	}
+	r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
+	return r.root(v, 0) && r.param
+}
+
+// A rooter traces the values a collection can hold back to where they
+// come from.
+type rooter struct {
+	l    *ssaLayer
+	seen map[ssa.Value]bool
+	// fields are the fields whose writes are being traced.
+	fields map[*types.Var]bool
+	// param is true once some value comes from a parameter.
+	param bool
+	// args bind the parameters of a function entered at one of its calls
+	// (returned) to that call's arguments.
+	args map[*ssa.Parameter]ssa.Value
+}
+
+// receiverField returns the field of a method's receiver that v reads or
+// addresses, through fields of fields (s.cfg.Streams: cfg), or nil.
+func receiverField(v ssa.Value) *types.Var {
+	var f *types.Var
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			f, v = fieldVar(x), x.X
+		case *ssa.Field:
+			st, ok := x.X.Type().Underlying().(*types.Struct)
+			if !ok {
+				return nil
+			}
+			f, v = st.Field(x.Field), x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		case *ssa.Parameter:
+			fn := x.Parent()
+			if f == nil || fn == nil || fn.Parent() != nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != x {
+				return nil
+			}
+			return f
+		default:
+			return nil
+		}
+	}
+}
+
+// exportedOwner reports whether field f is declared in an exported type
+// of its package.
+func exportedOwner(f *types.Var) bool {
+	scope := f.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				if st.Field(i) == f {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loadedField returns the address of the field that v loads, or nil.
+func loadedField(v ssa.Value) *ssa.FieldAddr {
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		fa, _ := u.X.(*ssa.FieldAddr)
+		return fa
+	}
+	return nil
+}
+
+// writesFrom reports whether every write of a receiver's field in the
+// package, each in the SSA form of its own function, is of values that
+// are rooted: a constructor's or an option's parameter (New(rdb, cfg
+// Config): &Store{cfg: cfg}), a method's that appends the callers' keys to
+// the field. An exported field of an exported type is the callers' too,
+// who may set it; a field whose address is taken is not followed.
+func (r *rooter) writesFrom(f *types.Var) bool {
+	if r.fields[f] {
+		return true
+	}
+	g := r.l.g
+	writes, bad := g.fieldWrites()
+	if f.Pkg() != g.pkg || bad[f] {
+		return false
+	}
+	public := f.Exported() && exportedOwner(f)
+	if len(writes[f]) == 0 && !public {
+		return false
+	}
+	// An exported field of an exported type: the callers may set it.
+	r.param = r.param || public
+	r.fields[f] = true
+	for _, wr := range writes[f] {
+		if wr.decl == nil {
+			return false
+		}
+		l := g.ssaForm(wr.value.Pos())
+		if l == nil {
+			return false
+		}
+		v := l.valueOf(wr.value)
+		if v == nil {
+			return false
+		}
+		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields}
+		if !sub.root(v, 0) {
+			return false
+		}
+		r.param = r.param || sub.param
+	}
+	return true
+}
+
+// root reports whether every value v can be or hold comes from a
+// parameter of a function that other modules call (not its receiver), a
+// constant without a brace, or a collection built of such values.
+func (r *rooter) root(v ssa.Value, depth int) bool {
+	if r.seen[v] {
+		return true
+	}
+	if depth > 32 {
+		return false
+	}
+	r.seen[v] = true
+	if f := receiverField(v); f != nil {
+		return r.writesFrom(f)
+	}
+	if fa := loadedField(v); fa != nil && r.fields[fieldVar(fa)] {
+		// A write that appends to the field being traced.
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		// A constant with a brace may make a hashtag of what it is joined
+		// to: the keys are then not any the callers choose.
+		return v.Value == nil || v.Value.Kind() != constant.String || !strings.Contains(constant.StringVal(v.Value), "{")
+	case *ssa.Parameter:
+		if a, ok := r.args[v]; ok {
+			return r.root(a, depth+1)
+		}
+		fn := v.Parent()
+		if fn == nil || fn.Parent() != nil || fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == v {
+			return false
+		}
+		if obj, _ := fn.Object().(*types.Func); !r.l.g.reachedFromOutside(obj) {
+			// A helper of the package: what each of its calls passes.
+			return r.passed(fn, slices.Index(fn.Params, v), depth)
+		}
+		r.param = true
+		return true
+	case *ssa.FreeVar:
+		b := r.l.bindingValue(v)
+		return b != nil && r.root(b, depth+1)
+	case *ssa.Slice:
+		return r.root(v.X, depth+1)
+	case *ssa.ChangeType:
+		return r.root(v.X, depth+1)
+	case *ssa.Convert:
+		return r.root(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return r.root(v.X, depth+1)
+	case *ssa.Field:
+		return r.root(v.X, depth+1)
+	case *ssa.FieldAddr:
+		return r.root(v.X, depth+1)
+	case *ssa.Index:
+		return r.root(v.X, depth+1)
+	case *ssa.IndexAddr:
+		return r.root(v.X, depth+1)
+	case *ssa.Lookup:
+		return r.root(v.X, depth+1)
+	case *ssa.Range:
+		return r.root(v.X, depth+1)
+	case *ssa.Next:
+		return r.root(v.Iter, depth+1)
+	case *ssa.Extract:
+		switch t := v.Tuple.(type) {
+		case *ssa.Next, *ssa.Lookup:
+			return r.root(t, depth+1)
+		case *ssa.Call:
+			return r.returned(t, v.Index, depth)
+		}
+		return false
+	case *ssa.BinOp:
+		return v.Op == token.ADD && r.root(v.X, depth+1) && r.root(v.Y, depth+1)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !r.root(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+		if _, global := v.X.(*ssa.Global); global {
+			return false
+		}
+		return r.root(v.X, depth+1)
+	case *ssa.Call:
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			return r.all(v.Call.Args, depth)
+		}
+		return r.returned(v, 0, depth)
+	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
+		return r.filledFrom(v, depth)
+	}
+	return false
+}
+
+// passed reports whether what every call of a function of the package
+// passes as its parameter i is rooted; false when the function is used
+// otherwise than called (a value handed away), or never called.
+func (r *rooter) passed(fn *ssa.Function, i int, depth int) bool {
+	if i < 0 {
+		return false
+	}
+	calls := 0
+	for _, f := range r.l.funcs {
+		for _, b := range f.Blocks {
+			for _, ins := range b.Instrs {
+				if c, ok := ins.(ssa.CallInstruction); ok && !c.Common().IsInvoke() && sameFunc(c.Common().Value, fn) {
+					if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+						return false
+					}
+					calls++
+					continue
+				}
+				var ops []*ssa.Value
+				for _, op := range ins.Operands(ops) {
+					if op != nil && sameFunc(*op, fn) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return calls > 0
+}
+
+// sameFunc reports whether v is fn or an instance of it.
+func sameFunc(v ssa.Value, fn *ssa.Function) bool {
+	f, ok := v.(*ssa.Function)
+	return ok && (f == fn || f.Origin() == fn)
+}
+
+// returned reports whether result i of a call of a function of the
+// package, with a body, is rooted at every return, its parameters bound
+// to the call's arguments (copyMap(c.streams) returns its argument's
+// elements).
+func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
+	fn := callee(call)
+	if fn == nil || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) {
+		return false
+	}
+	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call)}
+	returns := 0
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if i >= len(ret.Results) || !sub.root(ret.Results[i], depth+1) {
+			return false
+		}
+		returns++
+	}
+	r.param = r.param || sub.param
+	return returns > 0
+}
+
+// all reports whether every value of vs is rooted.
+func (r *rooter) all(vs []ssa.Value, depth int) bool {
+	for _, x := range vs {
+		if !r.root(x, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// filledFrom reports whether every value stored into a local variable, a
+// slice or a map the function makes is rooted, and nothing else may fill
+// it: it is only read, sliced, appended to, or handed to a client.
+func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
+	var stored []ssa.Value
+	var addrs []ssa.Value
+	addrs = append(addrs, v)
+	for i := 0; i < len(addrs); i++ {
+		refs := addrs[i].Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
+			switch ref := ref.(type) {
+			case *ssa.Store:
+				if ref.Addr != addrs[i] {
+					if r.commandArgsField(ref.Addr) {
+						continue // &redis.XReadArgs{Streams: s}
+					}
+					return false // the collection itself stored away
+				}
+				stored = append(stored, ref.Val)
+			case *ssa.MapUpdate:
+				if ref.Map != addrs[i] {
+					return false
+				}
+				stored = append(stored, ref.Key, ref.Value)
+			case *ssa.IndexAddr:
+				if !slices.Contains(addrs, ssa.Value(ref)) {
+					addrs = append(addrs, ref)
+				}
+			case *ssa.FieldAddr:
+				if !slices.Contains(addrs, ssa.Value(ref)) {
+					addrs = append(addrs, ref)
+				}
+			case *ssa.MakeClosure:
+				// A closure that captures the variable: its stores too.
+				fn, _ := ref.Fn.(*ssa.Function)
+				b := slices.Index(ref.Bindings, addrs[i])
+				if fn == nil || b < 0 || b >= len(fn.FreeVars) {
+					return false
+				}
+				if fv := fn.FreeVars[b]; !slices.Contains(addrs, ssa.Value(fv)) {
+					addrs = append(addrs, fv)
+				}
+			case *ssa.Call:
+				if b, ok := ref.Call.Value.(*ssa.Builtin); ok {
+					switch {
+					case b.Name() == "copy" && ref.Call.Args[0] == addrs[i]:
+						stored = append(stored, ref.Call.Args[1]) // copy(dst, src)
+						continue
+					case b.Name() == "append" || b.Name() == "len" || b.Name() == "cap" || b.Name() == "copy":
+						continue
+					}
+					return false
+				}
+				if !r.l.isKeySink(ref) && !r.filledBy(ref, addrs[i], depth) {
+					return false
+				}
+			case *ssa.DebugRef, *ssa.Slice, *ssa.UnOp, *ssa.Range, *ssa.Lookup, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Index, *ssa.Field, *ssa.Phi, *ssa.Return:
+			default:
+				return false
+			}
+		}
+	}
+	return r.all(stored, depth)
+}
+
+// filledBy reports whether what a function of the package that a
+// collection is passed to stores into it is rooted, its parameters bound
+// to the call's arguments (read(ids, buf) filling buf[i] from ids).
+func (r *rooter) filledBy(call *ssa.Call, v ssa.Value, depth int) bool {
+	fn := callee(call)
+	j := slices.Index(call.Call.Args, v)
+	if fn == nil || j < 0 || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) || depth > 32 {
+		return false
+	}
+	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call)}
+	if !sub.filledFrom(fn.Params[j], depth+1) {
+		return false
+	}
+	r.param = r.param || sub.param
+	return true
+}
+
+// callee returns the function a call calls, the generic function itself
+// for an instance of one (copyMap[string, string]), whose body is a
+// wrapper that calls it.
+func callee(call *ssa.Call) *ssa.Function {
+	fn := call.Call.StaticCallee()
+	if fn != nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
+}
+
+// bind returns the parameters of fn bound to the arguments of a call of
+// it, with the bindings already made.
+func (r *rooter) bind(fn *ssa.Function, call *ssa.Call) map[*ssa.Parameter]ssa.Value {
+	args := map[*ssa.Parameter]ssa.Value{}
+	for k, v := range r.args {
+		args[k] = v
+	}
+	for j, p := range fn.Params {
+		args[p] = call.Call.Args[j]
+	}
+	return args
+}
+
+// commandArgsField reports whether addr is a field of a struct of a
+// client's package (the Streams of a redis.XReadArgs being built).
+func (r *rooter) commandArgsField(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	named, ok := deref(fa.X.Type()).(*types.Named)
+	return ok && r.l.g.IsClientPackage(named.Obj().Pkg())
+}
+
+// bindingValue returns the value a closure's free variable is bound to
+// where the closure is made, when it is made once.
+func (l *ssaLayer) bindingValue(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 || fn.Parent() == nil {
+		return nil
+	}
+	var found ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, ins := range b.Instrs {
+			mc, ok := ins.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+				continue
+			}
+			if found != nil && found != mc.Bindings[i] {
+				return nil
+			}
+			found = mc.Bindings[i]
+		}
+	}
+	return found
+}
