@@ -135,7 +135,9 @@ import (
 //	               expectation, built and kept, not reported; pairs at
 //	               every other argument, the streams of an XReadArgs the
 //	               caller fills, a field only a constructor's caller fills
-//	               (fields.go)
+//	               (fields.go); a registry of streams read in one
+//	               XREADGROUP, a broker's queues in one raw BRPOP
+//	               (registry.go)
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

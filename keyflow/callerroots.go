@@ -41,12 +41,40 @@ import (
 // for keys ...string passed on whole); anything else (a call of another
 // package, a global, a reply) leaves the site as it is.
 
+// callersCanGive reports whether a site's keys may be its callers' for
+// caller-keys: a command with a name, not one that a call through a
+// function other modules call sends (reported there), nor one built and
+// kept in a field.
+func (g *Engine) callersCanGive(s *Func, site *Site) bool {
+	if site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 {
+		return false
+	}
+	if site.Through && g.reachedFromOutside(site.Callee) {
+		return false
+	}
+	return !kept(s, site)
+}
+
+// named returns the value of a group at pos that names a key, not an
+// empty placeholder ("" of an error path).
+func named(groups []Group, pos token.Pos) Value {
+	var out Value
+	for _, grp := range groups {
+		for _, v := range grp {
+			if v.Pos == pos && (out.Key.Parts == nil || len(v.Key.Parts) > len(out.Key.Parts) || out.Key.String() == "") {
+				out = v
+			}
+		}
+	}
+	return out
+}
+
 // openCallerKeys returns the key group of an open site whose every
 // unseen collection of keys comes from the callers of functions that
 // other modules call (fromCallers), when its seen keys, if any, are its
 // callers' too; nil otherwise.
 func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
-	if !site.Open || site.Method == nil || site.Tx != nil || site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 {
+	if !site.Open || site.Method == nil || site.Tx != nil {
 		return nil
 	}
 	for _, grp := range groups {
@@ -55,9 +83,6 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 				return nil
 			}
 		}
-	}
-	if kept(s, site) {
-		return nil
 	}
 	var out Group
 	for _, sel := range site.Method.Keys {
@@ -89,9 +114,9 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 
 // txCallerKeys returns the key group of a transaction that queues a
 // command in a loop over the callers' keys (for _, k := range a.Keys {
-// pipe.Del(ctx, k) }): every key it sends is rooted, and one is made in a
-// loop, so the transaction sends as many keys as the callers give; nil
-// otherwise.
+// pipe.Del(ctx, k) }): the transaction sends as many keys as the callers
+// give, which nothing keeps in one slot, whatever its other keys are;
+// nil otherwise.
 func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.Tx == nil || site.Open || s.e == nil || s.e.decl == nil || len(groups) == 0 {
 		return nil
@@ -100,34 +125,70 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 	if l == nil {
 		return nil
 	}
-	var out Group
-	looped := false
 	for _, grp := range groups {
 		for _, v := range grp {
 			x := exprAt(s.e, v.Pos)
 			if x == nil {
-				return nil
+				continue
 			}
 			sv := l.valueOf(x)
-			if sv == nil {
-				return nil
+			in, ok := sv.(ssa.Instruction)
+			if !ok || !l.inLoop(in.Block()) {
+				continue
 			}
 			r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
-			if !r.root(sv, 0) || !r.param {
-				return nil
-			}
-			if in, ok := sv.(ssa.Instruction); ok && l.inLoop(in.Block()) {
-				looped = true
-			}
-			if out == nil {
-				out = Group{v}
+			if r.root(sv, 0) && r.param {
+				return Group{named(groups, v.Pos)}
 			}
 		}
 	}
-	if !looped {
+	return nil
+}
+
+// manyCallerKeys returns the key group of a command whose key list holds
+// one element that stands for many (built in a loop: two groups at the
+// same place) and comes from the callers, such as BRPOP of every queue of
+// an exported field, then a timeout; nil otherwise.
+func (g *Engine) manyCallerKeys(s *Func, site *Site, groups []Group) Group {
+	if site.Tx != nil || site.Open || s.e == nil || s.e.decl == nil || len(groups) < 2 {
 		return nil
 	}
-	return out
+	seen := map[token.Pos]int{}
+	for _, grp := range groups {
+		at := map[token.Pos]bool{}
+		for _, v := range grp {
+			if v.Pos.IsValid() && !at[v.Pos] {
+				at[v.Pos] = true
+				seen[v.Pos]++
+			}
+		}
+	}
+	var l *ssaLayer
+	for _, grp := range groups {
+		for _, v := range grp {
+			if seen[v.Pos] < 2 {
+				continue
+			}
+			x := exprAt(s.e, v.Pos)
+			if x == nil {
+				continue
+			}
+			if l == nil {
+				if l = g.ssaForm(site.Call.Pos()); l == nil {
+					return nil
+				}
+			}
+			sv := l.valueOf(x)
+			if sv == nil {
+				continue
+			}
+			r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
+			if r.root(sv, 0) && r.param {
+				return Group{named(groups, v.Pos)}
+			}
+		}
+	}
+	return nil
 }
 
 // exprAt returns the outermost expression of a function's body that
@@ -142,6 +203,42 @@ func exprAt(e *evaluator, pos token.Pos) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// rawCallerKeys returns the key group of a raw command whose last
+// argument spreads a collection of the callers' keys (con.Do("BLPOP",
+// pullArgs...) of the queues registered objects name, then a timeout),
+// setting the site's command; nil otherwise.
+func (g *Engine) rawCallerKeys(s *Func, site *Site) Group {
+	call, m := site.Call, site.Method
+	if m == nil || m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args)-1 {
+		return nil
+	}
+	fixed := call.Args[m.Args.Param : len(call.Args)-1]
+	name := ""
+	if tv := g.info.Types[fixed[0]]; tv.Value != nil {
+		name, _ = constString(tv.Value)
+	}
+	cmd := g.rules.Command(name)
+	if cmd == nil {
+		return nil
+	}
+	argv := make([]string, len(fixed)+2)
+	argv[0] = name
+	pos, ok := cmd.KeyPositions(argv)
+	if !ok || !slices.ContainsFunc(pos, func(p int) bool { return p >= len(fixed) }) {
+		return nil
+	}
+	site.Command = strings.ToUpper(name)
+	site.Name = site.Command
+	last := call.Args[len(call.Args)-1]
+	if !g.callersCanGive(s, site) || !g.fromCallers(last) {
+		site.Command, site.Name = "", ""
+		return nil
+	}
+	setFlags(site, cmd)
+	name = exprName(last) + "..."
+	return Group{{keyspace.Unknown("callers:"+name, name, false), last.Pos()}}
 }
 
 // collectionSelector reports whether a selector picks the keys of a call
@@ -185,6 +282,23 @@ type rooter struct {
 	// args bind the parameters of a function entered at one of its calls
 	// (returned) to that call's arguments.
 	args map[*ssa.Parameter]ssa.Value
+	// keysOnly is true while the keys of a map are traced, not its values.
+	keysOnly bool
+}
+
+// textFuncs are the standard library's functions that make a string of
+// their arguments and nothing else.
+var textFuncs = map[string]bool{
+	"fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true,
+	"strings.Join": true, "strings.ToLower": true, "strings.ToUpper": true,
+	"strings.TrimSpace": true, "strings.TrimPrefix": true, "strings.TrimSuffix": true,
+	"strings.Trim": true, "strings.ReplaceAll": true, "strings.Replace": true,
+	"strconv.Itoa": true, "strconv.FormatInt": true, "strconv.FormatUint": true,
+}
+
+// textOf reports whether fn is one of textFuncs.
+func textOf(fn *ssa.Function) bool {
+	return fn != nil && fn.Pkg != nil && textFuncs[fn.Pkg.Pkg.Path()+"."+fn.Name()]
 }
 
 // receiverField returns the field of a method's receiver that v reads or
@@ -206,6 +320,11 @@ func receiverField(v ssa.Value) *types.Var {
 				return nil
 			}
 			v = x.X
+		case *ssa.Alloc:
+			// The receiver kept in a cell, captured by a closure.
+			if v = storedOnce(x); v == nil {
+				return nil
+			}
 		case *ssa.Parameter:
 			fn := x.Parent()
 			if f == nil || fn == nil || fn.Parent() != nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != x {
@@ -216,6 +335,21 @@ func receiverField(v ssa.Value) *types.Var {
 			return nil
 		}
 	}
+}
+
+// storedOnce returns the one value stored into a local variable's cell,
+// or nil.
+func storedOnce(a *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, ref := range allRefs(a) {
+		if st, ok := ref.(*ssa.Store); ok {
+			if val != nil || st.Addr != a {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
 }
 
 // exportedOwner reports whether field f is declared in an exported type
@@ -236,6 +370,46 @@ func exportedOwner(f *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// elemWrites returns the keys and values that the package stores into a
+// map or slice field by index (c.consumers[stream] = registered), each
+// with the function that stores it.
+func (g *Engine) elemWrites(f *types.Var, keysOnly bool) []fieldWrite {
+	var out []fieldWrite
+	for _, file := range g.files {
+		for _, d := range file.Decls {
+			decl, _ := d.(*ast.FuncDecl)
+			ast.Inspect(d, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != len(as.Rhs) {
+					return true
+				}
+				for i, lhs := range as.Lhs {
+					ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+					if !ok {
+						continue
+					}
+					sel, ok := ast.Unparen(ix.X).(*ast.SelectorExpr)
+					if !ok {
+						continue
+					}
+					if s, ok := g.info.Selections[sel]; !ok || s.Obj() != f {
+						continue
+					}
+					_, isMap := f.Type().Underlying().(*types.Map)
+					if isMap {
+						out = append(out, fieldWrite{decl, ix.Index})
+					}
+					if !isMap || !keysOnly {
+						out = append(out, fieldWrite{decl, as.Rhs[i]})
+					}
+				}
+				return true
+			})
+		}
+	}
+	return out
 }
 
 // loadedField returns the address of the field that v loads, or nil.
@@ -269,7 +443,7 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 	// An exported field of an exported type: the callers may set it.
 	r.param = r.param || public
 	r.fields[f] = true
-	for _, wr := range writes[f] {
+	for _, wr := range append(writes[f], g.elemWrites(f, r.keysOnly)...) {
 		if wr.decl == nil {
 			return false
 		}
@@ -281,7 +455,7 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 		if v == nil {
 			return false
 		}
-		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields}
+		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields, keysOnly: r.keysOnly}
 		if !sub.root(v, 0) {
 			return false
 		}
@@ -354,7 +528,16 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		return r.root(v.Iter, depth+1)
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
-		case *ssa.Next, *ssa.Lookup:
+		case *ssa.Next:
+			if rg, ok := t.Iter.(*ssa.Range); ok && v.Index == 1 && !t.IsString {
+				// The keys of a map: what its values are does not matter.
+				was := r.keysOnly
+				r.keysOnly = true
+				defer func() { r.keysOnly = was }()
+				return r.root(rg.X, depth+1)
+			}
+			return r.root(t, depth+1)
+		case *ssa.Lookup:
 			return r.root(t, depth+1)
 		case *ssa.Call:
 			return r.returned(t, v.Index, depth)
@@ -373,12 +556,18 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		if v.Op != token.MUL {
 			return false
 		}
-		if _, global := v.X.(*ssa.Global); global {
-			return false
+		if gl, global := v.X.(*ssa.Global); global {
+			return r.constGlobal(gl)
 		}
 		return r.root(v.X, depth+1)
 	case *ssa.Call:
 		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+			return r.all(v.Call.Args, depth)
+		}
+		w := walker{l: r.l}
+		if textOf(v.Call.StaticCallee()) || appendMethod(&v.Call) || w.flattenMethod(&v.Call) {
+			// fmt.Sprintf("%s.%s", s.module, id) of rooted values;
+			// redigo's Args{}.AddFlat(topics).Add(3).
 			return r.all(v.Call.Args, depth)
 		}
 		return r.returned(v, 0, depth)
@@ -449,6 +638,40 @@ func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
 	return returns > 0
 }
 
+// constGlobal reports whether a package variable, or each field of it, is
+// only ever set to constants without a brace (var statusObjectID =
+// ObjectID{Name: "zbus", Version: "1.0"}), in the package's initializer or
+// anywhere.
+func (r *rooter) constGlobal(gl *ssa.Global) bool {
+	if gl.Pkg == nil || gl.Pkg.Pkg != r.l.g.pkg {
+		return false
+	}
+	fns := r.l.funcs
+	if r.l.init != nil {
+		fns = append(slices.Clip(fns), r.l.init)
+	}
+	stores := 0
+	for _, f := range fns {
+		for _, b := range f.Blocks {
+			for _, ins := range b.Instrs {
+				st, ok := ins.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if fa, field := st.Addr.(*ssa.FieldAddr); st.Addr != ssa.Value(gl) && (!field || fa.X != ssa.Value(gl)) {
+					continue
+				}
+				c, ok := st.Val.(*ssa.Const)
+				if !ok || !r.root(c, 0) {
+					return false
+				}
+				stores++
+			}
+		}
+	}
+	return stores > 0
+}
+
 // all reports whether every value of vs is rooted.
 func (r *rooter) all(vs []ssa.Value, depth int) bool {
 	for _, x := range vs {
@@ -478,6 +701,9 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 					if r.commandArgsField(ref.Addr) {
 						continue // &redis.XReadArgs{Streams: s}
 					}
+					if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && r.fields[fieldVar(fa)] {
+						continue // the write of the field being traced
+					}
 					return false // the collection itself stored away
 				}
 				stored = append(stored, ref.Val)
@@ -485,7 +711,10 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 				if ref.Map != addrs[i] {
 					return false
 				}
-				stored = append(stored, ref.Key, ref.Value)
+				stored = append(stored, ref.Key)
+				if !r.keysOnly {
+					stored = append(stored, ref.Value)
+				}
 			case *ssa.IndexAddr:
 				if !slices.Contains(addrs, ssa.Value(ref)) {
 					addrs = append(addrs, ref)

@@ -243,8 +243,11 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 				// Send(cmd, args...) of the records its callers give.
 				site.Name = fn.Name()
 			} else if !g.rawSpread(e, site) {
-				// Do(ctx, args...) of a slice the function builds.
-				return
+				// Do(ctx, args...) of a slice the function builds: the
+				// callers' keys (callerroots.go), or not seen.
+				if site.CallerKeys = g.rawCallerKeys(s, site); site.CallerKeys == nil {
+					return
+				}
 			}
 		}
 	case ruleset.KindSend:
@@ -924,11 +927,18 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		s.Carried = append(s.Carried, WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Records: site.records})
 		return
 	}
-	if site.Open {
-		// Keys in a form no group names, all the callers' (callerroots.go).
-		site.CallerKeys = g.openCallerKeys(s, site, groups)
-	} else if site.Tx != nil {
-		site.CallerKeys = g.txCallerKeys(s, site, groups)
+	if g.callersCanGive(s, site) {
+		// Keys that no group names as the callers', traced on SSA to
+		// them (callerroots.go).
+		switch {
+		case site.Open:
+			site.CallerKeys = g.openCallerKeys(s, site, groups)
+		case site.Tx != nil:
+			site.CallerKeys = g.txCallerKeys(s, site, groups)
+		case site.CallerKeys == nil && !hasSpread(groups) && !hasElems(groups):
+			// (Keys of the callers' own collection are carried below.)
+			site.CallerKeys = g.manyCallerKeys(s, site, groups)
+		}
 	}
 	carryRun := g.scriptForCallers(s, site)
 	if site.scriptParam > 0 || hasSpread(groups) || carryRun {
