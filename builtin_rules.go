@@ -37,7 +37,7 @@ func builtinRules() *ruleset.Rules {
 		},
 		Clients: []*ruleset.Client{{
 			Name:     "go-redis v9",
-			Packages: []string{"github.com/redis/go-redis/v9"},
+			Packages: []string{"github.com/redis/go-redis/v9", "github.com/go-redis/redis/v9"},
 			Methods: map[string]*ruleset.Method{
 				"ARCount":                           {Name: "ARCount", Kind: "command", Command: "ARCOUNT", Keys: []ruleset.Selector{{Param: 1, Step: 1, Text: "1"}}, Script: -2, Fn: -2, DB: -2, Reply: -2, Pos: ruleset.Pos{File: "rules.yaml", Line: 380, Col: 7}},
 				"ARDel":                             {Name: "ARDel", Kind: "command", Command: "ARDEL", Keys: []ruleset.Selector{{Param: 1, Step: 1, Text: "1"}}, Script: -2, Fn: -2, DB: -2, Reply: -2, Pos: ruleset.Pos{File: "rules.yaml", Line: 381, Col: 7}},

@@ -17,6 +17,8 @@ import (
 //	clients/rueidiscompat  rueidiscompat's go-redis shaped adapter
 //	clients/redigo         Conn.Do and Send, MULTI/EXEC sent on one Conn,
 //	                       redis.NewScript(keyCount, src)
+//	clients/goredisv9rc    go-redis v9's release candidates, at the
+//	                       module's earlier path github.com/go-redis/redis/v9
 //	clients/goredisv7      go-redis v7 and v6, the API of v8 without
 //	clients/goredisv6      contexts: Rename, MGet, Watch, TxPipelined,
 //	                       Script.Run, Eval

@@ -7,6 +7,7 @@ require (
 	github.com/go-redis/redis v6.15.9+incompatible
 	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
+	github.com/go-redis/redis/v9 v9.0.0-rc.1
 	github.com/gomodule/redigo v1.9.3
 	github.com/mediocregopher/radix/v3 v3.8.0
 	github.com/mediocregopher/radix/v4 v4.1.4

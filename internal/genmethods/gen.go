@@ -21,6 +21,9 @@ import (
 type Client struct {
 	Name string // "go-redis v9"
 	Path string // "github.com/redis/go-redis/v9"
+	// Aliases are other import paths of the same API: releases published
+	// at the module's earlier path.
+	Aliases []string
 	// Types are what the library's types are (ruleset.TypeRole), in the
 	// order rules.yaml lists them.
 	Types [][2]string
@@ -63,8 +66,12 @@ var Clients = []Client{
 	// (v9) IsClusterMode is set; ParseClusterURL (v9) drops the URL's
 	// path. clustercheck's readiness ground truth shows both on a live
 	// cluster.
+	//
+	// v9's release candidates (v9.0.0-rc.1, rc.2) were published at
+	// github.com/go-redis/redis/v9, with v9.0.0's API: internal/matrix runs
+	// its rows with v9.0.0-rc.1 too.
 	{
-		Name: "go-redis v9", Path: "github.com/redis/go-redis/v9", Types: goRedisTypes,
+		Name: "go-redis v9", Path: "github.com/redis/go-redis/v9", Aliases: []string{"github.com/go-redis/redis/v9"}, Types: goRedisTypes,
 		SplitWith:   []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"},
 		Options:     [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, cluster: IsClusterMode, sentinel: MasterName, constructor: NewUniversalClient}"}},
 		ClusterURLs: []string{"ParseClusterURL"},
@@ -924,7 +931,7 @@ func Format(tables []*Table, commandsSource string) string {
 	b.WriteString("clients:\n")
 	for _, t := range tables {
 		fmt.Fprintf(&b, "  %s:\n", t.Client.Name)
-		fmt.Fprintf(&b, "    packages: [%s]\n", t.Client.Path)
+		fmt.Fprintf(&b, "    packages: [%s]\n", strings.Join(append([]string{t.Client.Path}, t.Client.Aliases...), ", "))
 		if len(t.Client.Types) > 0 {
 			fmt.Fprintf(&b, "    types: %s\n", flowMapping(t.Client.Types))
 		}

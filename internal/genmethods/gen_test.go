@@ -94,8 +94,8 @@ func TestClientsMatchAPI(t *testing.T) {
 		if !generated[c.Name] {
 			continue // rueidis, valkey-go, redigo: checked by internal/genrueidis
 		}
-		if len(c.Packages) != 1 {
-			t.Errorf("client %q has packages %v", c.Name, c.Packages)
+		if len(c.Packages) == 0 {
+			t.Errorf("client %q has no packages", c.Name)
 			continue
 		}
 		api := f.apis[c.Packages[0]]

@@ -543,10 +543,53 @@ func funcName(f any) string {
 }
 
 // oldModfiles are the go.mod files of goredis9old, one a go-redis v9
-// release: v9.0.0, the first; v9.10.0 and v9.11.0, the last that split a
-// cross-slot MULTI/EXEC pipeline into one transaction a slot and the first
-// that refuses it; v9.18.0, the first with a command policy resolver.
-var oldModfiles = []string{"go.mod", "go.v9.10.mod", "go.v9.11.mod", "go.v9.18.mod"}
+// release: v9.0.0-rc.1, a release candidate, published at the module's
+// earlier path (oldPaths); v9.0.0, the first release; v9.10.0 and
+// v9.11.0, the last that split a cross-slot MULTI/EXEC pipeline into one
+// transaction a slot and the first that refuses it; v9.18.0, the first
+// with a command policy resolver.
+var oldModfiles = []string{"go.v9rc.mod", "go.mod", "go.v9.10.mod", "go.v9.11.mod", "go.v9.18.mod"}
+
+// oldPaths are the import paths of go-redis v9 that a go.mod file of
+// goredis9old requires instead of github.com/redis/go-redis/v9: its
+// files are given to the go command rewritten to that path (-overlay).
+var oldPaths = map[string]string{"go.v9rc.mod": "github.com/go-redis/redis/v9"}
+
+// overlay writes goredis9old's Go files with go-redis v9's import path
+// replaced by path into a directory, and returns the go command's
+// -overlay file that puts them in place of the originals.
+func overlay(path string) (string, error) {
+	dir, err := os.MkdirTemp("", "matrix-overlay-")
+	if err != nil {
+		return "", err
+	}
+	files, err := filepath.Glob(filepath.Join("goredis9old", "*.go"))
+	if err != nil {
+		return "", err
+	}
+	replace := map[string]string{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return "", err
+		}
+		to := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(to, []byte(strings.ReplaceAll(string(src), GoRedis9.Module, path)), 0o644); err != nil {
+			return "", err
+		}
+		replace[abs] = to
+	}
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "overlay.json")
+	return file, os.WriteFile(file, data, 0o644)
+}
 
 // runOld runs the go-redis v9 rows with go-redis v9's older releases, in
 // the module goredis9old, on the same cluster: its test writes what each
@@ -570,7 +613,16 @@ func (l *lab) runOldWith(modfile string) ([]Outcome, error) {
 	}
 	out.Close()
 	defer os.Remove(out.Name())
-	cmd := exec.Command("go", "test", "-modfile="+modfile, "-count=1", "-run=^TestRows$", ".")
+	args := []string{"test", "-modfile=" + modfile, "-count=1", "-run=^TestRows$"}
+	if path, ok := oldPaths[modfile]; ok {
+		file, err := overlay(path)
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(filepath.Dir(file))
+		args = append(args, "-overlay="+file)
+	}
+	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = "goredis9old"
 	cmd.Env = append(os.Environ(), "MATRIX_ADDRS="+strings.Join(l.env.Addrs, ","), "MATRIX_OUT="+out.Name(), "MATRIX_GOMOD="+modfile)
 	if b, err := cmd.CombinedOutput(); err != nil {
