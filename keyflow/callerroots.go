@@ -121,28 +121,10 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.Tx == nil || site.Open || s.e == nil || s.e.decl == nil || len(groups) == 0 {
 		return nil
 	}
-	l := g.ssaForm(site.Call.Pos())
-	if l == nil {
-		return nil
-	}
-	for _, grp := range groups {
-		for _, v := range grp {
-			x := exprAt(s.e, v.Pos)
-			if x == nil {
-				continue
-			}
-			sv := l.valueOf(x)
-			in, ok := sv.(ssa.Instruction)
-			if !ok || !l.inLoop(in.Block()) {
-				continue
-			}
-			r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
-			if r.root(sv, 0) && r.param {
-				return Group{named(groups, v.Pos)}
-			}
-		}
-	}
-	return nil
+	return g.firstFromCallers(s, site, groups, func(l *ssaLayer, _ token.Pos, v ssa.Value) bool {
+		in, ok := v.(ssa.Instruction)
+		return ok && l.inLoop(in.Block())
+	})
 }
 
 // manyCallerKeys returns the key group of a command whose key list holds
@@ -163,12 +145,18 @@ func (g *Engine) manyCallerKeys(s *Func, site *Site, groups []Group) Group {
 			}
 		}
 	}
+	return g.firstFromCallers(s, site, groups, func(_ *ssaLayer, at token.Pos, _ ssa.Value) bool {
+		return seen[at] >= 2
+	})
+}
+
+// firstFromCallers returns, as a key group, the first key of the groups
+// that take accepts (by the key's place and the SSA value of its
+// expression) and that comes from the callers; nil for none.
+func (g *Engine) firstFromCallers(s *Func, site *Site, groups []Group, take func(l *ssaLayer, at token.Pos, v ssa.Value) bool) Group {
 	var l *ssaLayer
 	for _, grp := range groups {
 		for _, v := range grp {
-			if seen[v.Pos] < 2 {
-				continue
-			}
 			x := exprAt(s.e, v.Pos)
 			if x == nil {
 				continue
@@ -179,11 +167,10 @@ func (g *Engine) manyCallerKeys(s *Func, site *Site, groups []Group) Group {
 				}
 			}
 			sv := l.valueOf(x)
-			if sv == nil {
+			if sv == nil || !take(l, v.Pos, sv) {
 				continue
 			}
-			r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
-			if r.root(sv, 0) && r.param {
+			if r := newRooter(l); r.root(sv, 0) && r.param {
 				return Group{named(groups, v.Pos)}
 			}
 		}
@@ -266,7 +253,7 @@ func (g *Engine) fromCallers(x ast.Expr) bool {
 	if v == nil {
 		return false
 	}
-	r := rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
+	r := newRooter(l)
 	return r.root(v, 0) && r.param
 }
 
@@ -299,6 +286,11 @@ var textFuncs = map[string]bool{
 // textOf reports whether fn is one of textFuncs.
 func textOf(fn *ssa.Function) bool {
 	return fn != nil && fn.Pkg != nil && textFuncs[fn.Pkg.Pkg.Path()+"."+fn.Name()]
+}
+
+// newRooter returns a rooter over an SSA layer.
+func newRooter(l *ssaLayer) *rooter {
+	return &rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
 }
 
 // receiverField returns the field of a method's receiver that v reads or
