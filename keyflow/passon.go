@@ -64,12 +64,12 @@ func (e *evaluator) paramOf(x ast.Expr) (*types.Var, string) {
 	return v, e.params[v]
 }
 
-// spreadIndex returns N of a "$N..." key, or -1.
+// spreadIndex returns N of a "$N..." key, or of "$N...-K", or -1.
 func spreadIndex(k keyspace.Key) int {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
 		return -1
 	}
-	id, ok := strings.CutSuffix(k.Parts[0].ID, "...")
+	id, _, ok := strings.Cut(k.Parts[0].ID, "...")
 	if !ok || !isParamID(id) {
 		return -1
 	}
@@ -78,6 +78,33 @@ func spreadIndex(k keyspace.Key) int {
 		return -1
 	}
 	return n
+}
+
+// spreadTail returns K of a "$N...-K" key: the key list passed on whole
+// but for its last K elements, which are not keys (BLPOP's timeout after
+// the keys); 0 for any other key.
+func spreadTail(k keyspace.Key) int {
+	if spreadIndex(k) < 0 {
+		return 0
+	}
+	_, tail, _ := strings.Cut(k.Parts[0].ID, "...-")
+	n, err := strconv.Atoi(tail)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// withTail returns the key group of a key list passed on whole, but for
+// its last k elements.
+func withTail(grp Group, k int) Group {
+	if k == 0 || len(grp) != 1 || spreadIndex(grp[0].Key) < 0 {
+		return grp
+	}
+	p := grp[0].Key.Parts[0]
+	id, _, _ := strings.Cut(p.ID, "...")
+	key := keyspace.Unknown(id+"..."+"-"+strconv.Itoa(k), p.Name, p.NoBraces)
+	return Group{{key, grp[0].Pos}}
 }
 
 func hasSpread(groups []Group) bool {
@@ -121,6 +148,17 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 		if len(alts) == 1 {
 			if n := spreadIndex(alts[0]); n >= 0 {
 				groups, open := g.spreadArgs(e, call, sig, n)
+				if k := spreadTail(alts[0]); k > 0 {
+					// The caller's elements but the last k (a timeout).
+					switch {
+					case len(groups) == 1 && spreadIndex(groups[0][0].Key) >= 0:
+						groups = []Group{withTail(groups[0], k)}
+					case !open && len(groups) >= k:
+						groups = groups[:len(groups)-k]
+					default:
+						groups, open = nil, true
+					}
+				}
 				site.Keys = append(site.Keys, groups...)
 				site.Open = site.Open || open
 				continue

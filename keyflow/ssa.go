@@ -1881,7 +1881,9 @@ func unknownID(k keyspace.Key) string {
 // function: a command whose keys run from its n fixed arguments (name
 // first) through every argument of the spread takes the parameter's
 // elements as keys, the key list passed on whole ("$N..."), for the
-// callers to fill.
+// callers to fill; one whose keys run through all but the last argument
+// (Do("BLPOP", args...), the timeout last) all but the last element
+// ("$N...-1").
 func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) Group, spread Group) bool {
 	if name == "" {
 		return false
@@ -1890,19 +1892,29 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 	if cmd == nil {
 		return false
 	}
-	// With 1 to 3 arguments in the spread, every one is a key.
-	for extra := 1; extra <= 3; extra++ {
+	// With 2 to 4 arguments in the spread, every one is a key, or every
+	// one but the last (BLPOP's timeout).
+	tail := -1
+	for extra := 2; extra <= 4; extra++ {
 		argv := make([]string, n+extra)
 		argv[0] = name
 		pos, ok := cmd.KeyPositions(argv)
 		if !ok {
 			return false
 		}
-		for i := n; i < n+extra; i++ {
+		t := 0
+		for i := n + extra - 1; i >= n && !slices.Contains(pos, i); i-- {
+			t++
+		}
+		for i := n; i < n+extra-t; i++ {
 			if !slices.Contains(pos, i) {
 				return false
 			}
 		}
+		if t > 1 || tail >= 0 && t != tail {
+			return false
+		}
+		tail = t
 	}
 	argv := make([]string, n+1)
 	argv[0] = name
@@ -1914,7 +1926,7 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 			site.Keys = append(site.Keys, fixed(p))
 		}
 	}
-	site.Keys = append(site.Keys, spread)
+	site.Keys = append(site.Keys, withTail(spread, tail))
 	setFlags(site, cmd)
 	return true
 }
