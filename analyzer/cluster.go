@@ -105,9 +105,10 @@ func (c *checker) perNode(call *ast.CallExpr) bool {
 // nodeParams fills callbackParams: the parameters of function literals
 // passed to a call (perNode), and those of the package's unexported
 // functions that every call in the package gives one node's client (a
-// *redis.Client, or such a callback's parameter): a helper that a
-// ForEachMaster callback and the *redis.Client case of a type switch both
-// hand their client, typed redis.Cmdable, works on one node.
+// *redis.Client, such a callback's parameter, or any client where the
+// caller has found it is not a cluster's): a helper that a ForEachMaster
+// callback and the *redis.Client case of a type switch both hand their
+// client, typed redis.Cmdable, works on one node.
 func (c *checker) nodeParams() {
 	c.callbackParams = map[*types.Var]bool{}
 	for _, f := range c.pass.Files {
@@ -158,6 +159,29 @@ func (c *checker) nodeParams() {
 		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
 		return ok && c.callbackParams[v]
 	}
+	// A call that runs only where its function has found that the client
+	// is not a cluster's (the else of r.client.(*redis.ClusterClient))
+	// hands the helper one node's client, whatever its static type.
+	funcs := map[*ast.FuncDecl]*keyflow.Func{}
+	for _, s := range c.flow.Funcs() {
+		if s.Decl != nil {
+			funcs[s.Decl] = s
+		}
+	}
+	offCluster := func(call *ast.CallExpr) bool {
+		for _, f := range c.pass.Files {
+			if call.Pos() < f.Pos() || call.Pos() >= f.End() {
+				continue
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= call.Pos() && call.Pos() < fd.End() {
+					s := funcs[fd]
+					return s != nil && s.OffClusterAt(call.Pos())
+				}
+			}
+		}
+		return false
+	}
 	for grown := true; grown; {
 		grown = false
 		for fn, cs := range calls {
@@ -172,7 +196,7 @@ func (c *checker) nodeParams() {
 				}
 				all := true
 				for _, call := range cs {
-					all = all && i < len(call.Args) && oneNode(call.Args[i])
+					all = all && i < len(call.Args) && (oneNode(call.Args[i]) || offCluster(call))
 				}
 				if all {
 					c.callbackParams[p] = true

@@ -210,10 +210,18 @@ func (g *Engine) rawCallerKeys(s *Func, site *Site) Group {
 	if cmd == nil {
 		return nil
 	}
-	argv := make([]string, len(fixed)+2)
+	// The spread holds two keys or more (BLPOP's, not HMGET's one key
+	// and fields).
+	argv := make([]string, len(fixed)+3)
 	argv[0] = name
 	pos, ok := cmd.KeyPositions(argv)
-	if !ok || !slices.ContainsFunc(pos, func(p int) bool { return p >= len(fixed) }) {
+	inSpread := 0
+	for _, p := range pos {
+		if p >= len(fixed) {
+			inSpread++
+		}
+	}
+	if !ok || inSpread < 2 {
 		return nil
 	}
 	site.Command = strings.ToUpper(name)

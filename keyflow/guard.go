@@ -407,8 +407,18 @@ func (g *Engine) singleNodeCase(sw ast.Node, cc *ast.CaseClause) bool {
 // switch's case of clients of one node, whichever variable the call is
 // made on.
 func (s *Func) OffCluster(site *Site) bool {
-	if s.e == nil || site.Call == nil {
+	if site.Call == nil {
 		return false
 	}
-	return s.e.g.offCluster(s.e, site.Call.Pos(), nil)
+	return s.OffClusterAt(site.Call.Pos())
+}
+
+// OffClusterAt reports whether the code of the function at pos runs only
+// where the function has found that it is not on a Redis Cluster (the
+// else branch of a type assertion to the cluster client).
+func (s *Func) OffClusterAt(pos token.Pos) bool {
+	if s.e == nil {
+		return false
+	}
+	return s.e.g.offCluster(s.e, pos, nil)
 }

@@ -69,15 +69,25 @@ func spreadIndex(k keyspace.Key) int {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
 		return -1
 	}
-	id, _, ok := strings.Cut(k.Parts[0].ID, "...")
+	id, tail, ok := strings.Cut(k.Parts[0].ID, "...")
 	if !ok || !isParamID(id) {
 		return -1
+	}
+	if tail != "" {
+		if t, found := strings.CutPrefix(tail, "-"); !found || !allDigits(t) {
+			return -1
+		}
 	}
 	n, err := strconv.Atoi(id[1:])
 	if err != nil {
 		return -1
 	}
 	return n
+}
+
+// allDigits reports whether s is a non-empty run of decimal digits.
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // spreadTail returns K of a "$N...-K" key: the key list passed on whole

@@ -68,3 +68,41 @@ func (d *driver) countOn(ctx context.Context, client redis.Cmdable, n *int) {
 func (d *driver) flushAllBad(ctx context.Context) error {
 	return d.client.FlushAll(ctx).Err() // want `FLUSHALL on d.client, a client that may be a cluster, changes one node's keys only`
 }
+
+// Origin: zhenghaoz/gorse v0.4.15 (storage/cache/redis.go, Scan and scan):
+// the helper, typed redis.UniversalClient, is given each master of a
+// ClusterClient by ForEachMaster, and otherwise the client itself, in the
+// else branch of the type assertion that found it is not a ClusterClient:
+// one node's keys either way.
+type cache struct{ client redis.UniversalClient }
+
+func (r *cache) Scan(ctx context.Context, work func(string)) error {
+	if cluster, isCluster := r.client.(*redis.ClusterClient); isCluster {
+		return cluster.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			return r.scan(ctx, node, work)
+		})
+	} else {
+		return r.scan(ctx, r.client, work)
+	}
+}
+
+func (r *cache) scan(ctx context.Context, client redis.UniversalClient, work func(string)) error {
+	keys, _, err := client.Scan(ctx, 0, "table:*", 0).Result()
+	for _, k := range keys {
+		work(k)
+	}
+	return err
+}
+
+// Bad: the same helper handed the client whatever it is.
+func (r *cache) ScanAll(ctx context.Context, work func(string)) error {
+	return r.scanAny(ctx, r.client, work)
+}
+
+func (r *cache) scanAny(ctx context.Context, client redis.UniversalClient, work func(string)) error {
+	keys, _, err := client.Scan(ctx, 0, "table:*", 0).Result() // want `SCAN on client, a client that may be a cluster, reads one node's keys only`
+	for _, k := range keys {
+		work(k)
+	}
+	return err
+}
