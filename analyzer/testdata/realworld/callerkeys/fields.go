@@ -50,7 +50,10 @@ func (r *redisCache) XReadGroup(ctx context.Context, a *redis.XReadGroupArgs) (s
 // Origin: dranikpg/gtrs v0.6.1 (consumer.go, NewConsumer, fetchLoop and
 // read): a generic consumer keeps the stream ids its constructor's caller
 // names, and a goroutine copies them and fills a buffer by index, streams
-// then ids, for one XREAD: every stream is the callers'.
+// then ids, for one XREAD: every stream is the callers'. (gtrs also writes
+// each stream it reads back into the map, sc.seenIds[msg.stream] = id, a
+// key taken from a reply, which the tracing does not follow: gtrs itself
+// is not reported.)
 type StreamIDs = map[string]string
 
 type Consumer[T any] struct {
