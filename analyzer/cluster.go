@@ -169,15 +169,9 @@ func (c *checker) nodeParams() {
 		}
 	}
 	offCluster := func(call *ast.CallExpr) bool {
-		for _, f := range c.pass.Files {
-			if call.Pos() < f.Pos() || call.Pos() >= f.End() {
-				continue
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= call.Pos() && call.Pos() < fd.End() {
-					s := funcs[fd]
-					return s != nil && s.OffClusterAt(call.Pos())
-				}
+		for fd, s := range funcs {
+			if fd.Pos() <= call.Pos() && call.Pos() < fd.End() {
+				return s.OffClusterAt(call.Pos())
 			}
 		}
 		return false

@@ -42,12 +42,15 @@ import (
 // package, a global, a reply) leaves the site as it is.
 
 // callersCanGive reports whether a site's keys may be its callers' for
-// caller-keys: a command with a name, not one that a call through a
-// function other modules call sends (reported there), nor one built and
-// kept in a field.
+// caller-keys: a command with a name, outside test files, not one that a
+// call through a function other modules call sends (reported there), nor
+// one built and kept in a field.
 func (g *Engine) callersCanGive(s *Func, site *Site) bool {
 	if site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 {
 		return false
+	}
+	if strings.HasSuffix(g.fset.Position(site.Call.Pos()).Filename, "_test.go") {
+		return false // no other module calls a test
 	}
 	if site.Through && g.reachedFromOutside(site.Callee) {
 		return false
@@ -121,6 +124,19 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.Tx == nil || site.Open || s.e == nil || s.e.decl == nil || len(groups) == 0 {
 		return nil
 	}
+	// A loop inside the transaction, not one that runs it again (a retry).
+	queued := func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return !(n.Pos() <= site.Call.Pos() && site.Call.End() <= n.End())
+		}
+		return false
+	}
+	if !slices.ContainsFunc(groups, func(grp Group) bool {
+		return slices.ContainsFunc(grp, func(v Value) bool { return slices.ContainsFunc(s.e.pathTo(v.Pos), queued) })
+	}) {
+		return nil // no key is made in a loop of the transaction
+	}
 	return g.firstFromCallers(s, site, groups, func(l *ssaLayer, _ token.Pos, v ssa.Value) bool {
 		in, ok := v.(ssa.Instruction)
 		return ok && l.inLoop(in.Block())
@@ -157,6 +173,9 @@ func (g *Engine) firstFromCallers(s *Func, site *Site, groups []Group, take func
 	var l *ssaLayer
 	for _, grp := range groups {
 		for _, v := range grp {
+			if !slices.ContainsFunc(v.Key.Parts, func(p keyspace.Part) bool { return p.Unknown }) {
+				continue // text alone: no caller gives it
+			}
 			x := exprAt(s.e, v.Pos)
 			if x == nil {
 				continue
@@ -372,41 +391,55 @@ func exportedOwner(f *types.Var) bool {
 	return false
 }
 
+// An indexWrite is a store into a map or slice field by index
+// (c.consumers[stream] = registered): its index and its value.
+type indexWrite struct {
+	decl         *ast.FuncDecl
+	index, value ast.Expr
+}
+
 // elemWrites returns the keys and values that the package stores into a
-// map or slice field by index (c.consumers[stream] = registered), each
-// with the function that stores it.
+// map or slice field by index, each with the function that stores it; a
+// map's keys only when keysOnly.
 func (g *Engine) elemWrites(f *types.Var, keysOnly bool) []fieldWrite {
-	var out []fieldWrite
-	for _, file := range g.files {
-		for _, d := range file.Decls {
-			decl, _ := d.(*ast.FuncDecl)
-			ast.Inspect(d, func(n ast.Node) bool {
-				as, ok := n.(*ast.AssignStmt)
-				if !ok || len(as.Lhs) != len(as.Rhs) {
+	if g.indexWrites == nil {
+		g.indexWrites = map[*types.Var][]indexWrite{}
+		for _, file := range g.files {
+			for _, d := range file.Decls {
+				decl, _ := d.(*ast.FuncDecl)
+				ast.Inspect(d, func(n ast.Node) bool {
+					as, ok := n.(*ast.AssignStmt)
+					if !ok || len(as.Lhs) != len(as.Rhs) {
+						return true
+					}
+					for i, lhs := range as.Lhs {
+						ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+						if !ok {
+							continue
+						}
+						sel, ok := ast.Unparen(ix.X).(*ast.SelectorExpr)
+						if !ok {
+							continue
+						}
+						if s, ok := g.info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+							if v, ok := s.Obj().(*types.Var); ok {
+								g.indexWrites[v] = append(g.indexWrites[v], indexWrite{decl, ix.Index, as.Rhs[i]})
+							}
+						}
+					}
 					return true
-				}
-				for i, lhs := range as.Lhs {
-					ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
-					if !ok {
-						continue
-					}
-					sel, ok := ast.Unparen(ix.X).(*ast.SelectorExpr)
-					if !ok {
-						continue
-					}
-					if s, ok := g.info.Selections[sel]; !ok || s.Obj() != f {
-						continue
-					}
-					_, isMap := f.Type().Underlying().(*types.Map)
-					if isMap {
-						out = append(out, fieldWrite{decl, ix.Index})
-					}
-					if !isMap || !keysOnly {
-						out = append(out, fieldWrite{decl, as.Rhs[i]})
-					}
-				}
-				return true
-			})
+				})
+			}
+		}
+	}
+	_, isMap := f.Type().Underlying().(*types.Map)
+	var out []fieldWrite
+	for _, w := range g.indexWrites[f] {
+		if isMap {
+			out = append(out, fieldWrite{w.decl, w.index})
+		}
+		if !isMap || !keysOnly {
+			out = append(out, fieldWrite{w.decl, w.value})
 		}
 	}
 	return out

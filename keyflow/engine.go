@@ -89,6 +89,9 @@ type Engine struct {
 	// package's code, and badFieldWrites the fields also written in ways
 	// not followed; nil until fieldWrites scans the package.
 	allFieldWrites map[*types.Var][]fieldWrite
+	// indexWrites are the writes by index into each map or slice field
+	// (elemWrites), found on first use.
+	indexWrites    map[*types.Var][]indexWrite
 	badFieldWrites map[*types.Var]bool
 	fieldOwners    map[*types.Var]*types.Struct    // the struct of each field of the package
 	initSets       map[*types.Var]initSet          // package-level variables set once, in an init function
