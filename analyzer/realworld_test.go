@@ -135,7 +135,8 @@ import (
 //	               expectation, built and kept, not reported; pairs at
 //	               every other argument, the streams of an XReadArgs the
 //	               caller fills, a field only a constructor's caller fills
-//	               (fields.go); a registry of streams read in one
+//	               (fields.go); a transaction over the caller's tags
+//	               (fields.go, PowerLibs); a registry of streams read in one
 //	               XREADGROUP, a broker's queues in one raw BRPOP
 //	               (registry.go)
 //	  evalargs     a limiter's own Eval interface, implemented over

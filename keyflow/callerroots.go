@@ -34,8 +34,8 @@ import (
 // functions (a helper's parameter is what each of its calls passes, a
 // call's result what the function returns with its parameters bound to
 // the call's arguments, generic functions as their one body) and the
-// receiver's fields (every write of the field in the package, an
-// exported field of an exported type the callers' own). When every value
+// receiver's fields (every write of the field in the package, its
+// elements and map keys by index too). When every value
 // comes from a parameter of a function that other modules call, or is a
 // constant without a brace, the callers choose the keys (caller-keys, as
 // for keys ...string passed on whole); anything else (a call of another
@@ -211,50 +211,6 @@ func exprAt(e *evaluator, pos token.Pos) ast.Expr {
 	return nil
 }
 
-// rawCallerKeys returns the key group of a raw command whose last
-// argument spreads a collection of the callers' keys (con.Do("BLPOP",
-// pullArgs...) of the queues registered objects name, then a timeout),
-// setting the site's command; nil otherwise.
-func (g *Engine) rawCallerKeys(s *Func, site *Site) Group {
-	call, m := site.Call, site.Method
-	if m == nil || m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args)-1 {
-		return nil
-	}
-	fixed := call.Args[m.Args.Param : len(call.Args)-1]
-	name := ""
-	if tv := g.info.Types[fixed[0]]; tv.Value != nil {
-		name, _ = constString(tv.Value)
-	}
-	cmd := g.rules.Command(name)
-	if cmd == nil {
-		return nil
-	}
-	// The spread holds two keys or more (BLPOP's, not HMGET's one key
-	// and fields).
-	argv := make([]string, len(fixed)+3)
-	argv[0] = name
-	pos, ok := cmd.KeyPositions(argv)
-	inSpread := 0
-	for _, p := range pos {
-		if p >= len(fixed) {
-			inSpread++
-		}
-	}
-	if !ok || inSpread < 2 {
-		return nil
-	}
-	site.Command = strings.ToUpper(name)
-	site.Name = site.Command
-	last := call.Args[len(call.Args)-1]
-	if !g.callersCanGive(s, site) || !g.fromCallers(last) {
-		site.Command, site.Name = "", ""
-		return nil
-	}
-	setFlags(site, cmd)
-	name = exprName(last) + "..."
-	return Group{{keyspace.Unknown("callers:"+name, name, false), last.Pos()}}
-}
-
 // collectionSelector reports whether a selector picks the keys of a call
 // out of one collection argument (a slice, a spread, a struct's slice
 // field, a map) rather than out of arguments written one by one.
@@ -296,23 +252,6 @@ type rooter struct {
 	// args bind the parameters of a function entered at one of its calls
 	// (returned) to that call's arguments.
 	args map[*ssa.Parameter]ssa.Value
-	// keysOnly is true while the keys of a map are traced, not its values.
-	keysOnly bool
-}
-
-// textFuncs are the standard library's functions that make a string of
-// their arguments and nothing else.
-var textFuncs = map[string]bool{
-	"fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true,
-	"strings.Join": true, "strings.ToLower": true, "strings.ToUpper": true,
-	"strings.TrimSpace": true, "strings.TrimPrefix": true, "strings.TrimSuffix": true,
-	"strings.Trim": true, "strings.ReplaceAll": true, "strings.Replace": true,
-	"strconv.Itoa": true, "strconv.FormatInt": true, "strconv.FormatUint": true,
-}
-
-// textOf reports whether fn is one of textFuncs.
-func textOf(fn *ssa.Function) bool {
-	return fn != nil && fn.Pkg != nil && textFuncs[fn.Pkg.Pkg.Path()+"."+fn.Name()]
 }
 
 // newRooter returns a rooter over an SSA layer.
@@ -371,26 +310,6 @@ func storedOnce(a *ssa.Alloc) ssa.Value {
 	return val
 }
 
-// exportedOwner reports whether field f is declared in an exported type
-// of its package.
-func exportedOwner(f *types.Var) bool {
-	scope := f.Pkg().Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || !tn.Exported() {
-			continue
-		}
-		if st, ok := tn.Type().Underlying().(*types.Struct); ok {
-			for i := range st.NumFields() {
-				if st.Field(i) == f {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // An indexWrite is a store into a map or slice field by index
 // (c.consumers[stream] = registered): its index and its value.
 type indexWrite struct {
@@ -399,9 +318,8 @@ type indexWrite struct {
 }
 
 // elemWrites returns the keys and values that the package stores into a
-// map or slice field by index, each with the function that stores it; a
-// map's keys only when keysOnly.
-func (g *Engine) elemWrites(f *types.Var, keysOnly bool) []fieldWrite {
+// map or slice field by index, each with the function that stores it.
+func (g *Engine) elemWrites(f *types.Var) []fieldWrite {
 	if g.indexWrites == nil {
 		g.indexWrites = map[*types.Var][]indexWrite{}
 		for _, file := range g.files {
@@ -438,9 +356,7 @@ func (g *Engine) elemWrites(f *types.Var, keysOnly bool) []fieldWrite {
 		if isMap {
 			out = append(out, fieldWrite{w.decl, w.index})
 		}
-		if !isMap || !keysOnly {
-			out = append(out, fieldWrite{w.decl, w.value})
-		}
+		out = append(out, fieldWrite{w.decl, w.value})
 	}
 	return out
 }
@@ -458,8 +374,8 @@ func loadedField(v ssa.Value) *ssa.FieldAddr {
 // package, each in the SSA form of its own function, is of values that
 // are rooted: a constructor's or an option's parameter (New(rdb, cfg
 // Config): &Store{cfg: cfg}), a method's that appends the callers' keys to
-// the field. An exported field of an exported type is the callers' too,
-// who may set it; a field whose address is taken is not followed.
+// the field. A field whose address is taken, or that the package never
+// writes, is not followed.
 func (r *rooter) writesFrom(f *types.Var) bool {
 	if r.fields[f] {
 		return true
@@ -469,14 +385,11 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 	if f.Pkg() != g.pkg || bad[f] {
 		return false
 	}
-	public := f.Exported() && exportedOwner(f)
-	if len(writes[f]) == 0 && !public {
+	if len(writes[f]) == 0 {
 		return false
 	}
-	// An exported field of an exported type: the callers may set it.
-	r.param = r.param || public
 	r.fields[f] = true
-	for _, wr := range append(writes[f], g.elemWrites(f, r.keysOnly)...) {
+	for _, wr := range append(writes[f], g.elemWrites(f)...) {
 		if wr.decl == nil {
 			return false
 		}
@@ -488,7 +401,7 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 		if v == nil {
 			return false
 		}
-		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields, keysOnly: r.keysOnly}
+		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields}
 		if !sub.root(v, 0) {
 			return false
 		}
@@ -562,13 +475,6 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 	case *ssa.Extract:
 		switch t := v.Tuple.(type) {
 		case *ssa.Next:
-			if rg, ok := t.Iter.(*ssa.Range); ok && v.Index == 1 && !t.IsString {
-				// The keys of a map: what its values are does not matter.
-				was := r.keysOnly
-				r.keysOnly = true
-				defer func() { r.keysOnly = was }()
-				return r.root(rg.X, depth+1)
-			}
 			return r.root(t, depth+1)
 		case *ssa.Lookup:
 			return r.root(t, depth+1)
@@ -589,18 +495,12 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		if v.Op != token.MUL {
 			return false
 		}
-		if gl, global := v.X.(*ssa.Global); global {
-			return r.constGlobal(gl)
+		if _, global := v.X.(*ssa.Global); global {
+			return false
 		}
 		return r.root(v.X, depth+1)
 	case *ssa.Call:
 		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
-			return r.all(v.Call.Args, depth)
-		}
-		w := walker{l: r.l}
-		if textOf(v.Call.StaticCallee()) || appendMethod(&v.Call) || w.flattenMethod(&v.Call) {
-			// fmt.Sprintf("%s.%s", s.module, id) of rooted values;
-			// redigo's Args{}.AddFlat(topics).Add(3).
 			return r.all(v.Call.Args, depth)
 		}
 		return r.returned(v, 0, depth)
@@ -671,40 +571,6 @@ func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
 	return returns > 0
 }
 
-// constGlobal reports whether a package variable, or each field of it, is
-// only ever set to constants without a brace (var statusObjectID =
-// ObjectID{Name: "zbus", Version: "1.0"}), in the package's initializer or
-// anywhere.
-func (r *rooter) constGlobal(gl *ssa.Global) bool {
-	if gl.Pkg == nil || gl.Pkg.Pkg != r.l.g.pkg {
-		return false
-	}
-	fns := r.l.funcs
-	if r.l.init != nil {
-		fns = append(slices.Clip(fns), r.l.init)
-	}
-	stores := 0
-	for _, f := range fns {
-		for _, b := range f.Blocks {
-			for _, ins := range b.Instrs {
-				st, ok := ins.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				if fa, field := st.Addr.(*ssa.FieldAddr); st.Addr != ssa.Value(gl) && (!field || fa.X != ssa.Value(gl)) {
-					continue
-				}
-				c, ok := st.Val.(*ssa.Const)
-				if !ok || !r.root(c, 0) {
-					return false
-				}
-				stores++
-			}
-		}
-	}
-	return stores > 0
-}
-
 // all reports whether every value of vs is rooted.
 func (r *rooter) all(vs []ssa.Value, depth int) bool {
 	for _, x := range vs {
@@ -744,10 +610,7 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 				if ref.Map != addrs[i] {
 					return false
 				}
-				stored = append(stored, ref.Key)
-				if !r.keysOnly {
-					stored = append(stored, ref.Value)
-				}
+				stored = append(stored, ref.Key, ref.Value)
 			case *ssa.IndexAddr:
 				if !slices.Contains(addrs, ssa.Value(ref)) {
 					addrs = append(addrs, ref)

@@ -243,11 +243,8 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 				// Send(cmd, args...) of the records its callers give.
 				site.Name = fn.Name()
 			} else if !g.rawSpread(e, site) {
-				// Do(ctx, args...) of a slice the function builds: the
-				// callers' keys (callerroots.go), or not seen.
-				if site.CallerKeys = g.rawCallerKeys(s, site); site.CallerKeys == nil {
-					return
-				}
+				// Do(ctx, args...) of a slice the function builds.
+				return
 			}
 		}
 	case ruleset.KindSend:

@@ -127,3 +127,30 @@ func NewGroupConsumer(rdb redis.UniversalClient, group string, names ...string) 
 func (c *GroupConsumer) Next(ctx context.Context) ([]redis.XStream, error) {
 	return c.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: c.streams}).Result()
 }
+
+// Origin: ArtisanCloud/PowerLibs v3.3.2 (cache/redis.go, GRedis.SetByTags):
+// one transaction adds the caller's key to each of the caller's tag sets,
+// then sets the key: as many keys as the caller gives tags.
+type Tagged struct {
+	rdb redis.UniversalClient
+}
+
+func (t *Tagged) SetByTags(ctx context.Context, key string, val interface{}, tags []string) error { // want SetByTags:`keyWrapper\(MULTI/EXEC transaction "<tag>" "<key>" each of \$3\)`
+	pipe := t.rdb.TxPipeline() // want `MULTI/EXEC transaction of the callers' keys "<tag>": callers in other modules are not checked`
+	for _, tag := range tags {
+		pipe.SAdd(ctx, tag, key)
+	}
+	pipe.Set(ctx, key, val, 0)
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// Fixed: the tag sets and the key share the tag's hashtag, so the
+// transaction takes one tag.
+func (t *Tagged) SetByTag(ctx context.Context, id string, val interface{}, tag string) error {
+	pipe := t.rdb.TxPipeline()
+	pipe.SAdd(ctx, "{"+tag+"}:members", id)
+	pipe.Set(ctx, "{"+tag+"}:"+id, val, 0)
+	_, err := pipe.Exec(ctx)
+	return err
+}

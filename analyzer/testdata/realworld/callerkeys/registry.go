@@ -11,7 +11,8 @@ import (
 // Origin: robinjoseph08/redisqueue v1.1.0 (consumer.go, Register, Run
 // and poll): each stream its callers register is a key of a map field;
 // Run appends every one to the streams field, then as many ">" IDs, and a
-// goroutine reads them all in one XREADGROUP.
+// goroutine reads them all in one XREADGROUP. Run also hands its receiver
+// to a closure (the shutdown goroutine), which keeps it in a cell.
 type ConsumerFunc func(id string) error
 
 type StreamConsumer struct {
@@ -19,10 +20,11 @@ type StreamConsumer struct {
 	group     string
 	consumers map[string]ConsumerFunc
 	streams   []string
+	stop      chan struct{}
 }
 
 func NewStreamConsumer(rdb redis.UniversalClient, group string) *StreamConsumer {
-	return &StreamConsumer{rdb: rdb, group: group, consumers: make(map[string]ConsumerFunc), streams: make([]string, 0)}
+	return &StreamConsumer{rdb: rdb, group: group, consumers: make(map[string]ConsumerFunc), streams: make([]string, 0), stop: make(chan struct{})}
 }
 
 func (c *StreamConsumer) Register(stream string, fn ConsumerFunc) {
@@ -37,7 +39,13 @@ func (c *StreamConsumer) Run(ctx context.Context) {
 		c.streams = append(c.streams, ">")
 	}
 	go c.poll(ctx)
+	go func() {
+		<-ctx.Done()
+		c.Shutdown()
+	}()
 }
+
+func (c *StreamConsumer) Shutdown() { close(c.stop) }
 
 func (c *StreamConsumer) poll(ctx context.Context) {
 	for ctx.Err() == nil {
