@@ -138,7 +138,8 @@ import (
 //	               (fields.go); a transaction over the caller's tags
 //	               (fields.go, PowerLibs); a registry of streams read in one
 //	               XREADGROUP, a broker's queues in one raw BRPOP
-//	               (registry.go)
+//	               (registry.go); a transaction over the names another
+//	               package derives from the caller's record (peerstore.go)
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -398,6 +398,11 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 			return false
 		}
 		v := l.valueOf(wr.value)
+		if tv := g.info.Types[wr.value]; v == nil && (tv.Value != nil || tv.IsNil()) {
+			// SSA keeps no reference to a constant's or nil's expression
+			// (c.consumers = nil).
+			v = ssa.NewConst(tv.Value, tv.Type)
+		}
 		if v == nil {
 			return false
 		}
@@ -503,7 +508,7 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
 			return r.all(v.Call.Args, depth)
 		}
-		return r.returned(v, 0, depth)
+		return r.returned(v, 0, depth) || r.derived(v, depth)
 	case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
 		return r.filledFrom(v, depth)
 	}
@@ -569,6 +574,32 @@ func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
 	}
 	r.param = r.param || sub.param
 	return returns > 0
+}
+
+// derived reports whether a call of another package's function, whose
+// body the package does not see, derives what it returns from the
+// callers' values: every argument, its receiver included, is rooted, one
+// at least in a caller's parameter (gotd's value.Keys(), the names a peer
+// is found by). A client's replies are not: they are read from Redis.
+func (r *rooter) derived(call *ssa.Call, depth int) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Object() == nil || fn.Object().Pkg() == r.l.g.pkg || r.l.g.IsClientPackage(fn.Object().Pkg()) || len(call.Call.Args) == 0 {
+		return false
+	}
+	sub := rooter{l: r.l, seen: r.seen, fields: r.fields, args: r.args}
+	for _, a := range call.Call.Args {
+		if alloc, ok := a.(*ssa.Alloc); ok {
+			// A value spilled to take its address: what is stored there.
+			if a = storedOnce(alloc); a == nil {
+				return false
+			}
+		}
+		if !sub.root(a, depth+1) {
+			return false
+		}
+	}
+	r.param = r.param || sub.param
+	return sub.param
 }
 
 // all reports whether every value of vs is rooted.

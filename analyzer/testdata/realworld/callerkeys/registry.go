@@ -47,6 +47,10 @@ func (c *StreamConsumer) Run(ctx context.Context) {
 
 func (c *StreamConsumer) Shutdown() { close(c.stop) }
 
+// Hand-made beside it: a registry emptied by writing nil to the field is
+// still filled only by the callers.
+func (c *StreamConsumer) Reset() { c.consumers = nil }
+
 func (c *StreamConsumer) poll(ctx context.Context) {
 	for ctx.Err() == nil {
 		c.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: c.group, Consumer: "c", Streams: c.streams}) // want `XREADGROUP of the callers' keys "<c.streams>": callers in other modules are not checked`
