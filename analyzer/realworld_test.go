@@ -85,7 +85,8 @@ import (
 //	               the pipeline that package's NewTxPipeline makes
 //	  replaced     keys made from templates whose placeholders
 //	               strings.Replace fills, one after the other; a
-//	               script template whose placeholder it fills
+//	               script template whose placeholder it fills; a script
+//	               joined around a value inside one of its Lua strings
 //	  txfunc       a project's transaction methods that run the caller's
 //	               function in TxPipelined, on a TxPipeline they make, or
 //	               in a Watch of the caller's keys

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -156,15 +157,22 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 	case *ast.BinaryExpr:
 		// fnSrc + "\n" + callSrc: a script joined from parts that are each
 		// constant or a script source the package holds, such as two
-		// //go:embed files (centrifuge's broker_redis_scripts.go)
+		// //go:embed files (centrifuge's broker_redis_scripts.go), or a
+		// value put inside one of its strings (a hole)
 		if x.Op != token.ADD {
 			break
 		}
-		l, lok := g.scriptOf(e, x.X, name)
-		r, rok := g.scriptOf(e, x.Y, name)
-		if lok && rok {
-			return ScriptRef{Name: name, Src: l.Src + r.Src, Pos: x.Pos()}, true
+		var b strings.Builder
+		for _, part := range addends(x) {
+			if ref, ok := g.scriptOf(e, part, name); ok {
+				b.WriteString(ref.Src)
+			} else if hole, ok := g.scriptHole(b.String(), part); ok {
+				b.WriteString(hole)
+			} else {
+				return ScriptRef{}, false
+			}
 		}
+		return ScriptRef{Name: name, Src: b.String(), Pos: x.Pos()}, true
 	case *ast.IndexExpr:
 		// scripts["name"] of a map with constant entries
 		if e == nil {
@@ -183,6 +191,34 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		}
 	}
 	return ScriptRef{}, false
+}
+
+// addends returns the operands of a chain of string concatenations,
+// a + b + c, in order.
+func addends(x ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(x).(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		return append(addends(b.X), addends(b.Y)...)
+	}
+	return []ast.Expr{x}
+}
+
+// scriptHole returns the text that stands in a script for a value the
+// script is joined with, when the Lua before it, prefix, ends inside a
+// string: the value is part of that string (beeorm's FlushDB puts its
+// namespace into a KEYS pattern so), and stands there as the Go
+// expression in angle brackets, as in a key template. A value anywhere
+// else may be code: the script is then unknown.
+func (g *Engine) scriptHole(prefix string, x ast.Expr) (string, bool) {
+	if !luacheck.InString(prefix) || !isStringType(g.info.TypeOf(x)) {
+		return "", false
+	}
+	text := strings.Map(func(r rune) rune {
+		if r == '\'' || r == '"' || r == '\\' || r == '\n' {
+			return -1
+		}
+		return r
+	}, types.ExprString(x))
+	return "<" + text + ">", true
 }
 
 // replacedScript returns the script that strings.Replace or ReplaceAll
