@@ -99,7 +99,8 @@ import (
 //	               and ARGV built once into a struct field, its last
 //	               element set again before each run
 //	  formatkeys   keys made by a helper that formats its caller's
-//	               template: prefix + fmt.Sprintf(tmpl, params...)
+//	               template: prefix + fmt.Sprintf(tmpl, params...); by a
+//	               helper that joins its arguments with "/" (joinkeys.go)
 //	  configprefix keys under a configured prefix, in a package that
 //	               derives its prefixes with a hashtag and in one that
 //	               does not

@@ -12,11 +12,13 @@ import (
 // formatHelper follows a call of a function of the package that formats
 // its caller's template: a body of one return statement in which
 // fmt.Sprintf takes a string parameter as its format and the variadic
-// parameter spread, as in
+// parameter spread, or strings.Join joins the variadic parameter, as in
 //
 //	func GetRedisKey(tmpl string, params ...interface{}) string {
 //		return keyPrefix + fmt.Sprintf(tmpl, params...)
 //	}
+//
+//	func join(args ...string) string { return strings.Join(args, "/") }
 //
 // A summary cannot hold a Sprintf of a format that is a parameter. At a
 // call with a constant template, GetRedisKey("lora:ns:devaddr:%s", a),
@@ -67,6 +69,20 @@ func (e *evaluator) formatHelper(call *ast.CallExpr, fn *types.Func) ([]Value, b
 			return concatAlts(l, r, call.Pos()), true
 		case *ast.CallExpr:
 			f, _ := typeutil.Callee(g.info, x).(*types.Func)
+			if f != nil && f.FullName() == "strings.Join" && len(x.Args) == 2 && param(x.Args[0]) == params.Len()-1 {
+				// strings.Join(parts, "/") of the variadic parameter: the
+				// caller's arguments joined.
+				sep := g.info.Types[x.Args[1]].Value
+				if sep == nil || sep.Kind() != constant.String {
+					return nil, false
+				}
+				var parts [][]Value
+				for _, a := range call.Args[min(params.Len()-1, len(call.Args)):] {
+					parts = append(parts, e.keys(a))
+				}
+				formatted = true
+				return joinAlts(parts, litSep(constant.StringVal(sep), call.Pos()), call.Pos())
+			}
 			if f == nil || f.FullName() != "fmt.Sprintf" || !x.Ellipsis.IsValid() || len(x.Args) != 2 {
 				break
 			}
