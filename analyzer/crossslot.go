@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/slotlint/slotlint/checks"
@@ -52,12 +53,17 @@ func (c *checker) crossSlot(site *keyflow.Site) []diag {
 // callerKeysDiag is the finding on a function that other modules call,
 // which sends its callers' keys in one command (keyflow.Site.CallerKeys).
 func (c *checker) callerKeysDiag(site *keyflow.Site) diag {
-	k := site.CallerKeys[0].Key
+	var keys []string
+	for _, v := range site.CallerKeys {
+		if q := v.Key.Quote(); !slices.Contains(keys, q) {
+			keys = append(keys, q)
+		}
+	}
 	return diag{
 		pos:      site.Call.Pos(),
 		end:      site.Call.End(),
 		category: checks.CallerKeys,
-		message:  fmt.Sprintf("%s of the callers' keys %s: callers in other modules are not checked, and nothing here keeps the keys in one slot; have the callers pass keys with one hashtag (and say so in the doc), or send one command per slot", site.Name, k.Quote()),
+		message:  fmt.Sprintf("%s of the callers' keys %s: callers in other modules are not checked, and nothing here keeps the keys in one slot; have the callers pass keys with one hashtag (and say so in the doc), or send one command per slot", site.Name, strings.Join(keys, " and ")),
 	}
 }
 

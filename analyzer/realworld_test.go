@@ -20,7 +20,8 @@ import (
 //	  iface        a project's interface over go-redis, embedded clients,
 //	               method values, a Do wrapper, a wrapper from rules.yaml
 //	  txhelper     helpers handed the Pipeliner, *redis.Tx or a redis.Cmdable,
-//	               two and three deep, methods of fields, in any package
+//	               two and three deep, methods of fields, in any package;
+//	               a helper handed a redigo connection inside MULTI (conn.go)
 //	  wrappers     keys []string, keys ...string and scripts passed on,
 //	               a raw DEL of redigo's Args{}.AddFlat(keys),
 //	               append([]string{key}, keys...) sent whole
@@ -63,7 +64,8 @@ import (
 //	               over Do(command, ...) with the range command a
 //	               parameter, the ids handed to a helper's MGET);
 //	               keys a helper lists with SCAN by its caller's pattern
-//	               and returns; KEYS's reply filtered in a loop
+//	               and returns; KEYS's reply filtered in a loop; the
+//	               keys a radix Scanner fills in through &key (radixscan.go)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;
@@ -141,7 +143,9 @@ import (
 //	               (fields.go, PowerLibs); a registry of streams read in one
 //	               XREADGROUP, a broker's queues in one raw BRPOP
 //	               (registry.go); a transaction over the names another
-//	               package derives from the caller's record (peerstore.go)
+//	               package derives from the caller's record (peerstore.go);
+//	               a framework's redigo wrappers of two key parameters, or
+//	               a destination and a spread (pairs.go)
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

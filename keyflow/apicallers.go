@@ -3,6 +3,7 @@ package keyflow
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -21,9 +22,11 @@ import (
 // one slot, so the call is reported once where it is sent (the
 // caller-keys check), with the key group (Site.CallerKeys).
 
-// callerKeys returns the key group of a carried site whose keys all come
-// from one collection of its function's callers, when the function is
-// reached from outside the module; nil otherwise.
+// callerKeys returns the keys of a carried site whose keys all come from
+// its function's callers, when the function is reached from outside the
+// module: the first of one collection of theirs, or one of each group
+// when other parameters give keys besides (SDIFFSTORE of destination and
+// keys...); nil otherwise.
 func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.CallerKeys != nil {
 		return site.CallerKeys // its open collection is the callers' (openCallerKeys)
@@ -38,23 +41,75 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 		return nil
 	}
 	param := -1
-	var first Group
+	var first, each Group
 	for _, grp := range groups {
 		if len(grp) == 0 {
 			return nil
 		}
 		for _, v := range grp {
 			n := callerCollection(v.Key)
-			if n < 0 || param >= 0 && n != param {
+			switch {
+			case n < 0 && !ofParams(v.Key):
 				return nil
+			case n < 0 || param >= 0 && n != param:
+				// A key of the callers' besides their collection
+				// (SDIFFSTORE of destination and keys...).
+				param = -2
+			case param != -2:
+				param = n
 			}
-			param = n
 		}
 		if first == nil {
 			first = grp
 		}
+		each = append(each, grp[0])
 	}
-	return first
+	if param == -2 {
+		return each
+	}
+	if param < 0 {
+		return nil
+	}
+	return first[:1]
+}
+
+// paramCallerKeys returns the keys of a carried site that are each made
+// of its function's parameters alone, with literal text or not, two of
+// them different at least (dotweb's RPopLPush(source, destination)), when
+// the function is reached from outside the module; nil otherwise.
+func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
+	if site.SplitAlone || site.Name == "" || !g.reachedFromOutside(s.Obj) || site.Through && g.reachedFromOutside(site.Callee) || kept(s, site) {
+		return nil
+	}
+	var out Group
+	for _, v := range site.Chosen {
+		if !ofParams(v.Key) {
+			return nil
+		}
+		if !slices.ContainsFunc(out, func(o Value) bool { return o.Key.String() == v.Key.String() }) {
+			out = append(out, v)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// ofParams reports whether a key is made of its function's parameters and
+// literal text, one parameter at least.
+func ofParams(k keyspace.Key) bool {
+	params := 0
+	for _, p := range k.Parts {
+		if !p.Unknown {
+			continue
+		}
+		if !isParamID(p.ID) {
+			return false
+		}
+		params++
+	}
+	return params > 0
 }
 
 // kept reports whether the command a call makes is stored in a struct's

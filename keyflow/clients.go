@@ -202,21 +202,30 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 	var resets map[*types.Var][]token.Pos
 	var parents map[*ast.CallExpr]*ast.CallExpr
 	for _, site := range s.Sites {
-		if site.Method == nil || site.Through ||
-			site.Method.Kind != ruleset.KindRaw && site.Method.Kind != ruleset.KindSend {
+		var conn ast.Expr
+		at := site.Call.Pos()
+		switch {
+		case site.Queued && site.onConn:
+			// A command that a function sends on the connection it is
+			// handed, here the argument.
+			conn = site.onArg
+		case site.Method == nil || site.Through ||
+			site.Method.Kind != ruleset.KindRaw && site.Method.Kind != ruleset.KindSend:
 			continue
-		}
-		call := site.Call
-		built := site.Method.Kind == ruleset.KindRaw && g.TypeRole(g.info.TypeOf(receiver(call))) == ""
-		if built || site.Method.Kind == ruleset.KindSend && site.Method.Args != nil && site.Method.Args.Variadic {
-			if parents == nil {
-				parents = g.sendParents(s)
+		default:
+			call := site.Call
+			built := site.Method.Kind == ruleset.KindRaw && g.TypeRole(g.info.TypeOf(receiver(call))) == ""
+			if built || site.Method.Kind == ruleset.KindSend && site.Method.Args != nil && site.Method.Args.Variadic {
+				if parents == nil {
+					parents = g.sendParents(s)
+				}
+				if p := parents[call]; p != nil {
+					call = p
+				}
 			}
-			if p := parents[call]; p != nil {
-				call = p
-			}
+			conn, at = receiver(call), call.Pos()
 		}
-		id, ok := ast.Unparen(receiver(call)).(*ast.Ident)
+		id, ok := ast.Unparen(conn).(*ast.Ident)
 		if !ok || g.TypeRole(g.info.TypeOf(id)) == "" {
 			continue
 		}
@@ -233,12 +242,12 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 			resets = g.connResets(s)
 		}
 		for _, r := range resets[v] {
-			if r > last[v] && r < call.Pos() {
+			if r > last[v] && r < at {
 				*c = connState{}
 				break
 			}
 		}
-		last[v] = call.Pos()
+		last[v] = at
 		visit(site, c)
 		switch strings.ToUpper(site.Command) {
 		case "WATCH":

@@ -146,6 +146,10 @@ func (e *evaluator) collect(n ast.Node, inLoop bool) {
 			if n.Init != nil {
 				e.collect(n.Init, inLoop)
 			}
+			if n.Cond != nil {
+				// for s.Next(&key): the condition sets key on each turn.
+				e.collect(n.Cond, true)
+			}
 			e.collect(n.Body, true)
 			if n.Post != nil {
 				e.collect(n.Post, true)

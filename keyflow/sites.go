@@ -87,6 +87,10 @@ type Site struct {
 	// exec is true for an Exec that a called function sends on the
 	// pipeline passed to it as onArg (exec.go).
 	exec bool
+	// onConn is true for a command that a called function sends on the
+	// connection passed to it as onArg: it belongs to the MULTI open on
+	// that connection, if any (clients.go).
+	onConn bool
 	// SplitAlone is true for a command that the client splits by slot
 	// when it is sent alone (MGET, DEL on go-redis's ClusterClient in a
 	// package that installs the resolver of the rules' split-with): its
@@ -101,9 +105,10 @@ type Site struct {
 	// is a parameter of the function, passed on as it is: the function's
 	// callers are checked instead (Func.Carried).
 	Carried bool
-	// CallerKeys is the key group, when every key the call sends comes
-	// from one collection its function's callers give (keys ...string, a
-	// []string, each joined to a prefix) and the function is one that
+	// CallerKeys are the keys, one for each that a finding names, when
+	// every key the call sends comes from its function's callers (keys
+	// ...string, a []string, each joined to a prefix; parameters, such as
+	// RPopLPush(source, destination)) and the function is one that
 	// callers outside the module reach (reachedFromOutside). Those
 	// callers are not checked (apicallers.go).
 	CallerKeys Group
@@ -709,7 +714,7 @@ func (g *Engine) addWrapped(s *Func, call *ast.CallExpr, fn *types.Func, wrapped
 			if w.On-1 >= len(call.Args) {
 				continue
 			}
-			site.Queued, site.onArg, site.onField, site.Open, site.exec = true, call.Args[w.On-1], w.OnField, w.Open, w.Exec
+			site.Queued, site.onArg, site.onField, site.Open, site.exec, site.onConn = true, call.Args[w.On-1], w.OnField, w.Open, w.Exec, w.Conn
 			for _, alts := range w.Groups {
 				var grp Group
 				for _, k := range alts {
@@ -1000,6 +1005,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		w.Keys = append(w.Keys, k.Key)
 	}
 	s.Carried = append(s.Carried, w)
+	site.CallerKeys = g.paramCallerKeys(s, site)
 }
 
 // keysConflict sets a site's colocation verdict over its key groups, and

@@ -130,6 +130,10 @@ type WrappedCall struct {
 	// OnField is the field of the struct parameter On that holds the
 	// pipeline, when it is one (opts.tx).
 	OnField string
+	// Conn is true when parameter On is a connection the command is sent
+	// on by a raw or send method (redigo's conn.Send): the command belongs
+	// to the MULTI the caller has open on it, if any.
+	Conn bool
 	// Script is 1 + the index of the parameter that holds the script the
 	// command runs, when the caller chooses it; ReadOnly and Cluster say
 	// how it is run (ScriptRun).

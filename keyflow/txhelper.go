@@ -31,10 +31,12 @@ import (
 // command is sent on, directly or through a pipeline made on it, when the
 // parameter is of a pipeline or transaction type, or is a struct whose
 // field of such a type (field) holds it, and whether that type is an
-// interface of the client that such a type implements; -1 otherwise.
-func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface bool) {
+// interface of the client that such a type implements; -1 otherwise. conn
+// is true for a connection parameter that a command is sent on by a raw
+// or send method (sentOnConn).
+func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface, conn bool) {
 	if s.Decl == nil || s.e == nil {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	recv := site.onArg
 	if recv == nil {
@@ -46,14 +48,14 @@ func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface
 		}
 	}
 	if recv == nil {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	if h := site.Handle; h != nil {
 		for h.From != nil {
 			h = h.From
 		}
 		if h.Kind == HandleTx {
-			return -1, "", false // the *redis.Tx of a Watch in this function
+			return -1, "", false, false // the *redis.Tx of a Watch in this function
 		}
 		recv = receiver(h.Made.Site.Call)
 	}
@@ -66,34 +68,66 @@ func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface
 	}
 	id, ok := ast.Unparen(recv).(*ast.Ident)
 	if !ok {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	v, ok := g.info.Uses[id].(*types.Var)
 	if !ok {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	p, ok := s.e.params[v]
 	if !ok || p == "$recv" {
-		return -1, "", false
+		return -1, "", false, false
 	}
 	t := v.Type()
 	if field != "" {
 		f, _, _ := types.LookupFieldOrMethod(t, true, g.pkg, field)
 		fv, ok := f.(*types.Var)
 		if !ok {
-			return -1, "", false
+			return -1, "", false, false
 		}
 		t = fv.Type()
 	}
 	held, iface := g.mayHoldPipeline(t)
-	if !held {
-		return -1, "", false
+	if !held && (field != "" || !g.sentOnConn(site) || g.TypeRole(t) == "" || controlsTx(s)) {
+		return -1, "", false, false
 	}
 	i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
 	if err != nil {
-		return -1, "", false
+		return -1, "", false, false
 	}
-	return i, field, iface
+	return i, field, iface, !held
+}
+
+// controlsTx reports whether a function sends MULTI, EXEC or DISCARD
+// itself, one command at a time: what it sends on a connection is its own
+// transaction's, or sent after it, not the caller's.
+func controlsTx(s *Func) bool {
+	for _, site := range s.Sites {
+		switch strings.ToUpper(site.Command) {
+		case "MULTI", "EXEC", "DISCARD":
+			if site.Method != nil && (site.Method.Kind == ruleset.KindRaw || site.Method.Kind == ruleset.KindSend) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sentOnConn reports whether a site is a command, not MULTI, EXEC or a
+// WATCH, that is sent one at a time on a connection, by a raw or send
+// method (redigo's conn.Send("HMSET", ...)), here or in a function the
+// site calls: a helper handed the connection queues it in the MULTI its
+// caller has open there (izumin5210/ro's Put, whose set helper sends
+// each model's commands).
+func (g *Engine) sentOnConn(site *Site) bool {
+	switch strings.ToUpper(site.Command) {
+	case "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH":
+		return false
+	}
+	if site.Through {
+		return site.onConn
+	}
+	return site.Method != nil && (site.Method.Kind == ruleset.KindRaw || site.Method.Kind == ruleset.KindSend)
 }
 
 // pipelineArg returns the argument of a call that is a parameter of s
@@ -157,7 +191,7 @@ func (g *Engine) carryQueued(s *Func) {
 		if site.Tx != nil || len(site.Keys) == 0 && !site.Open && !isExec(site) {
 			continue
 		}
-		i, field, iface := g.handleParam(s, site)
+		i, field, iface, conn := g.handleParam(s, site)
 		if i < 0 {
 			continue
 		}
@@ -165,6 +199,7 @@ func (g *Engine) carryQueued(s *Func) {
 		// client: what it sends reaches the transactions of the callers
 		// of the package, and stays out of its facts.
 		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, OnField: field, Open: site.Open, Exec: isExec(site), local: iface}
+		w.Conn = conn
 		for _, grp := range site.Keys {
 			var alts []keyspace.Key
 			for _, v := range grp {

@@ -21,7 +21,7 @@ func swap(ctx context.Context, rdb *redis.Client, from, to string) {
 
 // Swap passes its parameters on to swap.
 func Swap(ctx context.Context, rdb *redis.Client, user string) { // want Swap:`keyWrapper\(RENAME \(through swap at wrappers.go:\d+\) "tmp:<user>" "<user>"\)`
-	swap(ctx, rdb, "tmp:"+user, user)
+	swap(ctx, rdb, "tmp:"+user, user) // want `RENAME \(through swap at wrappers.go:\d+\) of the callers' keys "tmp:<user>" and "<user>": callers in other modules are not checked`
 }
 
 func use(ctx context.Context, s *Store, rdb *redis.Client) {

@@ -10,11 +10,12 @@ import (
 // redis, type Service with getTimeout; the corpus gives no repository
 // name): SInter, SDiff, SUnion and their STORE forms take (key string,
 // keys ...string) and send append([]string{key}, keys...). The callers'
-// keys are checked.
+// keys are checked, and the command is reported where it is sent, for the
+// callers in other modules.
 type Service struct{ client *redis.Client }
 
 func (s *Service) SInter(ctx context.Context, key string, keys ...string) ([]string, error) { // want SInter:`keyWrapper\(SINTER "<key>" "<keys...>"\)`
-	return s.client.SInter(ctx, append([]string{key}, keys...)...).Result()
+	return s.client.SInter(ctx, append([]string{key}, keys...)...).Result() // want `SINTER of the callers' keys "<key>" and "<keys...>": callers in other modules are not checked`
 }
 
 func (s *Service) commonTags(ctx context.Context, a, b string) {
