@@ -146,6 +146,10 @@ import (
 //	               package derives from the caller's record (peerstore.go);
 //	               a framework's redigo wrappers of two key parameters, or
 //	               a destination and a spread (pairs.go)
+//	  casscript    the keys of the caller's structs sent to a script
+//	               through another package's helper, whose command is kept
+//	               in the result's field; a struct field the tests fill
+//	               with hash fields, not keys
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters

@@ -115,9 +115,11 @@ func ofParams(k keyspace.Key) bool {
 // kept reports whether the command a call makes is stored in a struct's
 // field (e.cmd = m.factory.BLPop(ctx, timeout, keys...)): a mock's
 // expectation, built to be compared with the commands a test sends, not
-// sent itself.
+// sent itself. A function of the project's that a call goes through sends
+// its commands: what it returns is a result (trpc-database's
+// cmd.Cmd = MSetScript.RunEx(ctx, c, keys, args...)).
 func kept(s *Func, site *Site) bool {
-	if s.e == nil || s.e.decl == nil || site.Tx != nil {
+	if s.e == nil || s.e.decl == nil || site.Tx != nil || site.Through {
 		return false
 	}
 	path := s.e.pathTo(site.Call.Pos())
