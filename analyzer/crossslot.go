@@ -33,13 +33,8 @@ import (
 // call.
 func (c *checker) crossSlot(site *keyflow.Site) []diag {
 	var out []diag
-	for _, k := range site.BadPatterns {
-		out = append(out, diag{
-			pos:      k.Pos,
-			end:      k.Pos,
-			category: checks.CrossSlot,
-			message:  fmt.Sprintf("%s pattern %s has no hashtag outside its '*', so Redis Cluster refuses it; give the pattern the sorted key's hashtag", site.Command, k.Key.Quote()),
-		})
+	if len(site.SortRefused) > 0 {
+		out = append(out, sortDiag(site))
 	}
 	if d, ok := c.keysDiag(site); ok {
 		out = append(out, d)
@@ -64,6 +59,21 @@ func (c *checker) callerKeysDiag(site *keyflow.Site) diag {
 		end:      site.Call.End(),
 		category: checks.CallerKeys,
 		message:  fmt.Sprintf("%s of the callers' keys %s: callers in other modules are not checked, and nothing here keeps the keys in one slot; have the callers pass keys with one hashtag (and say so in the doc), or send one command per slot", site.Name, strings.Join(keys, " and ")),
+	}
+}
+
+// sortDiag is the finding on a SORT whose BY or GET options Redis
+// Cluster refuses.
+func sortDiag(site *keyflow.Site) diag {
+	var opts []string
+	for _, o := range site.SortRefused {
+		opts = append(opts, o.Option+" "+o.Pattern.Key.Quote())
+	}
+	return diag{
+		pos:      site.Call.Pos(),
+		end:      site.Call.End(),
+		category: checks.CrossSlot,
+		message:  fmt.Sprintf("%s with %s fails on Redis Cluster: in cluster mode Redis 7.0 refuses GET, and BY with a '*' pattern, whatever their hashtag; sort in the client and read each element's fields with its own command", site.Command, strings.Join(opts, ", ")),
 	}
 }
 

@@ -126,7 +126,8 @@ import (
 //	               names to their arguments, that a helper sends one by
 //	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
-//	               github.com/garyburd/redigo/redis
+//	               github.com/garyburd/redigo/redis; raw SORTs with BY
+//	               and GET patterns (sort.go)
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a

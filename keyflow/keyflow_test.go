@@ -421,7 +421,7 @@ func g(ctx context.Context, rdb *redis.Client, user string) {
 }`,
 		want: []string{
 			`f: XREAD ["{s}:a"] ["{s}:b"]`,
-			`f: SORT ["{l}"] ["{l}:o_*"] bad-pattern "w_*"`,
+			`f: SORT ["{l}"] refused BY "w_*" refused GET "{l}:o_*"`,
 			`f: COPY ["a"] ["b"] db 2`,
 		},
 	},
@@ -760,8 +760,8 @@ func dump(pkg *snippet.Package, s *keyflow.Func) []string {
 		if site.Carried {
 			b.WriteString(" carried")
 		}
-		for _, v := range site.BadPatterns {
-			fmt.Fprintf(&b, " bad-pattern %s", v.Key.Quote())
+		for _, o := range site.SortRefused {
+			fmt.Fprintf(&b, " refused %s %s", o.Option, o.Pattern.Key.Quote())
 		}
 		if site.DB != nil {
 			fmt.Fprintf(&b, " db %d", site.DBNum)

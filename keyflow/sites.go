@@ -33,11 +33,9 @@ type Site struct {
 	// ones, then those of every command sent on its handles.
 	Keys []Group
 	Open bool
-	// PatternKeys are SORT BY and GET patterns with a hashtag, which must
-	// share the keys' slot; BadPatterns are those without one outside
-	// their '*', which Redis Cluster refuses.
-	PatternKeys []Group
-	BadPatterns []Value
+	// SortRefused are the options of a SORT that Redis Cluster refuses:
+	// every GET, and BY with a '*' pattern (sortpatterns_test.go).
+	SortRefused []SortOption
 	// DB is the database argument of COPY or MOVE, when it is a constant.
 	DB    ast.Expr
 	DBNum int64
@@ -129,13 +127,13 @@ type Site struct {
 	ScriptAtCallers bool
 }
 
-// AllKeys returns the key groups that must share one slot: the keys, then
-// the patterns with a hashtag.
-func (s *Site) AllKeys() []Group {
-	if len(s.PatternKeys) == 0 {
-		return s.Keys
-	}
-	return append(slices.Clip(s.Keys), s.PatternKeys...)
+// AllKeys returns the key groups that must share one slot.
+func (s *Site) AllKeys() []Group { return s.Keys }
+
+// A SortOption is a BY or GET option of a SORT, with its pattern.
+type SortOption struct {
+	Option  string // BY or GET
+	Pattern Value
 }
 
 // A TxKind says what a Tx is.
@@ -213,7 +211,7 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 	switch m.Kind {
 	case ruleset.KindCommand, ruleset.KindFunction:
 		site.Keys, site.Open = g.selectKeys(e, call, m.Keys)
-		site.PatternKeys, site.BadPatterns = g.patternKeys(e, call, m)
+		site.SortRefused = g.sortRefused(e, call, m)
 		site.DB, site.DBNum = g.dbArg(call, m)
 		site.SplitAlone = g.splitAlone(call, fn, m)
 		g.commandFlags(site, call, m)
@@ -411,6 +409,9 @@ func (g *Engine) rawKeys(e *evaluator, site *Site, r rawCall) bool {
 		}
 	}
 	setFlags(site, cmd)
+	if site.Command == "SORT" || site.Command == "SORT_RO" {
+		site.SortRefused = rawSortRefused(e, r)
+	}
 	site.Script, site.Library = g.rawScript(e, call, r, seen, site.Keys)
 	return true
 }
@@ -634,30 +635,46 @@ func (g *Engine) fieldExpr(e *evaluator, x ast.Expr, name string) ast.Expr {
 	return nil
 }
 
-// patternKeys splits the SORT BY and GET patterns of a call: those that
-// carry a hashtag are keys that must share the sorted key's slot, those
-// without one Redis Cluster refuses.
-func (g *Engine) patternKeys(e *evaluator, call *ast.CallExpr, m *ruleset.Method) (keys []Group, bad []Value) {
-	if len(m.Patterns) == 0 {
-		return nil, nil
+// sortRefused returns the BY and GET options of a SORT that Redis Cluster
+// refuses: Redis 7.0 in cluster mode denies every GET and every BY with a
+// '*' pattern, whatever hashtag the pattern carries; BY without one
+// (nosort) does not sort, and is accepted.
+func (g *Engine) sortRefused(e *evaluator, call *ast.CallExpr, m *ruleset.Method) []SortOption {
+	var out []SortOption
+	for _, sel := range m.Patterns {
+		groups, _ := g.selectKeys(e, call, []ruleset.Selector{sel})
+		for _, grp := range groups {
+			out = appendRefused(out, strings.ToUpper(sel.Field), grp)
+		}
 	}
-	groups, _ := g.selectKeys(e, call, m.Patterns)
-	for _, grp := range groups {
-		if len(grp) != 1 {
-			continue
+	return out
+}
+
+// rawSortRefused returns the refused BY and GET options of a raw SORT or
+// SORT_RO: the argument after each BY and GET (golang/gddo's
+// c.Do("SORT", key, "BY", "pkg:*->score", "GET", "pkg:*->path")).
+func rawSortRefused(e *evaluator, r rawCall) []SortOption {
+	var out []SortOption
+	for i := 2; i+1 < len(r.argv); i++ {
+		if opt := strings.ToUpper(r.argv[i]); opt == "BY" || opt == "GET" {
+			out = appendRefused(out, opt, e.keys(r.args[i+1]))
+			i++
 		}
-		k := grp[0]
-		text, ok := k.Key.Literal()
-		if !ok || text == "" || text == "#" || text == "nosort" {
-			continue
-		}
-		if sub := k.Key.Subject(); sub.Kind == keyspace.SubjectTag && !strings.Contains(text[:strings.IndexByte(text, '}')], "*") {
-			keys = append(keys, grp)
-			continue
-		}
-		bad = append(bad, k)
 	}
-	return keys, bad
+	return out
+}
+
+// appendRefused appends option opt of pattern grp when Redis Cluster
+// refuses it: a GET, or a BY whose literal text holds a '*'.
+func appendRefused(out []SortOption, opt string, grp Group) []SortOption {
+	if len(grp) == 0 {
+		return out
+	}
+	v := grp[0]
+	if opt == "BY" && !slices.ContainsFunc(v.Key.Parts, func(p keyspace.Part) bool { return !p.Unknown && strings.Contains(p.Lit, "*") }) {
+		return out
+	}
+	return append(out, SortOption{opt, v})
 }
 
 // dbArg returns COPY's database argument when it is a constant.

@@ -1,0 +1,42 @@
+package oldredigo
+
+import (
+	"strconv"
+
+	"github.com/garyburd/redigo/redis"
+)
+
+// Origin: golang/gddo (database/database.go, Database.getPackages,
+// AllPackages and Query): an index set sorted by, and read through, the
+// fields of each package's hash with SORT BY and GET patterns; Redis
+// Cluster refuses both, whatever hashtag they would carry.
+func getPackages(c redis.Conn, key string) ([]interface{}, error) {
+	return redis.Values(c.Do("SORT", key, "ALPHA", "BY", "pkg:*->path", "GET", "pkg:*->path", "GET", "pkg:*->synopsis")) // want `SORT with BY "pkg:\*->path", GET "pkg:\*->path", GET "pkg:\*->synopsis" fails on Redis Cluster`
+}
+
+func query(c redis.Conn, id string) {
+	c.Send("SORT", id, "DESC", "BY", "nosort", "GET", "pkg:*->path") // want `SORT with GET "pkg:\*->path" fails on Redis Cluster`
+	c.Send("DEL", id)
+}
+
+// Fixed: the ids are sorted alone, and each package's fields are read
+// with their own HMGET (the hash keys are in any slot).
+func getPackagesFixed(c redis.Conn, key string) ([][]string, error) {
+	ids, err := redis.Strings(c.Do("SORT", key, "ALPHA"))
+	if err != nil {
+		return nil, err
+	}
+	var out [][]string
+	for _, id := range ids {
+		fields, err := redis.Strings(c.Do("HMGET", "pkg:"+id, "path", "synopsis"))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fields)
+	}
+	return out, nil
+}
+
+func reindex(c redis.Conn, n int) ([]interface{}, error) {
+	return redis.Values(c.Do("SORT", "nextCrawl", "LIMIT", strconv.Itoa(n), "200")) // no GET: the ids alone
+}
