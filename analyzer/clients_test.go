@@ -22,6 +22,9 @@ import (
 //	clients/goredisv7      go-redis v7 and v6, the API of v8 without
 //	clients/goredisv6      contexts: Rename, MGet, Watch, TxPipelined,
 //	                       Script.Run, Eval
+//	clients/radixv2        radix.v2's raw Cmd and PipeAppend, MULTI/EXEC
+//	                       sent on one Client, a storage's Cmd(cmd, args...)
+//	                       and another package's key joiner (cgrates)
 //	clients/radixv3        radix's Actions: radix.Cmd, FlatCmd, MULTI/EXEC
 //	clients/radixv4        and WATCH on the Conn of WithConn, EvalScript.Cmd
 //

@@ -34,7 +34,7 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 	if site.SplitAlone || site.Name == "" || site.rawParam > 0 || site.records > 0 || !g.reachedFromOutside(s.Obj) {
 		return nil
 	}
-	if site.Through && g.reachedFromOutside(site.Callee) {
+	if site.Through && !site.named && g.reachedFromOutside(site.Callee) {
 		return nil // reported in the function it calls
 	}
 	if kept(s, site) {
@@ -78,7 +78,7 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 // them different at least (dotweb's RPopLPush(source, destination)), when
 // the function is reached from outside the module; nil otherwise.
 func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
-	if site.SplitAlone || site.Name == "" || !g.reachedFromOutside(s.Obj) || site.Through && g.reachedFromOutside(site.Callee) || kept(s, site) {
+	if site.SplitAlone || site.Name == "" || !g.reachedFromOutside(s.Obj) || site.Through && !site.named && g.reachedFromOutside(site.Callee) || kept(s, site) {
 		return nil
 	}
 	var out Group

@@ -804,6 +804,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if alts, ok := e.formatHelper(call, fn); ok {
 		return alts
 	}
+	if alts, ok := e.importedJoin(call, fn); ok {
+		return alts
+	}
 	if alts, ok := e.g.summaryCall(e, call, fn); ok {
 		return alts
 	}

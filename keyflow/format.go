@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -110,4 +111,61 @@ func (e *evaluator) formatHelper(call *ast.CallExpr, fn *types.Func) ([]Value, b
 		return nil, false
 	}
 	return alts, true
+}
+
+// KeyJoin is the fact that a function returns the arguments of its
+// variadic parameter joined by Sep: a key helper of another package,
+// func ConcatenatedKey(keyVals ...string) string { return
+// strings.Join(keyVals, ":") } (cgrates' utils). Each call is its
+// arguments joined.
+type KeyJoin struct {
+	Sep string
+}
+
+func (*KeyJoin) AFact() {}
+
+func (f *KeyJoin) String() string { return "keyJoin(" + strconv.Quote(f.Sep) + ")" }
+
+// joinSep returns the separator of a function whose body is one return
+// of strings.Join of its variadic parameter and a constant.
+func (g *Engine) joinSep(fn *types.Func, decl *ast.FuncDecl) (string, bool) {
+	sig := fn.Signature()
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || !sig.Variadic() {
+		return "", false
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return "", false
+	}
+	call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	if f, _ := typeutil.Callee(g.info, call).(*types.Func); f == nil || f.FullName() != "strings.Join" {
+		return "", false
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok || g.info.Uses[id] != sig.Params().At(sig.Params().Len()-1) {
+		return "", false
+	}
+	sep := g.info.Types[call.Args[1]].Value
+	if sep == nil || sep.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(sep), true
+}
+
+// importedJoin follows a call of another package's function that joins
+// its variadic arguments (its KeyJoin fact).
+func (e *evaluator) importedJoin(call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
+	var f KeyJoin
+	if fn.Pkg() == e.g.pkg || call.Ellipsis.IsValid() || !e.g.facts.ImportObjectFact(fn, &f) {
+		return nil, false
+	}
+	from := fn.Signature().Params().Len() - 1
+	var parts [][]Value
+	for _, a := range call.Args[min(from, len(call.Args)):] {
+		parts = append(parts, e.keys(a))
+	}
+	return joinAlts(parts, litSep(f.Sep, call.Pos()), call.Pos())
 }

@@ -286,18 +286,34 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 func PassedOn(k keyspace.Key) bool { return spreadIndex(k) >= 0 }
 
 // rawParamOf returns 1 + the index of the function's variadic parameter
-// that a raw Do(ctx, args...) passes on whole, or 0.
+// that a raw Do(ctx, args...) passes on whole, or of its parameter before
+// the variadic one that Cmd(cmd, args...) passes on as the command's name;
+// 0 otherwise. The callers name the command from there on.
 func (g *Engine) rawParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method) int {
-	if m.Args == nil || !call.Ellipsis.IsValid() || m.Args.Param != len(call.Args)-1 {
+	if m.Args == nil || !call.Ellipsis.IsValid() || e.decl == nil {
 		return 0
 	}
-	p := e.spreadParam(call.Args[m.Args.Param])
-	if p == "" || e.decl == nil {
+	named := m.Args.Param == len(call.Args)-2 // Cmd(cmd, args...)
+	if m.Args.Param != len(call.Args)-1 && !named {
+		return 0
+	}
+	p := e.spreadParam(call.Args[len(call.Args)-1])
+	if p == "" {
 		return 0
 	}
 	n, _ := strconv.Atoi(p[1:])
-	if fn, ok := g.info.Defs[e.decl.Name].(*types.Func); !ok || !fn.Signature().Variadic() || n != fn.Signature().Params().Len()-1 {
+	fn, ok := g.info.Defs[e.decl.Name].(*types.Func)
+	if !ok || !fn.Signature().Variadic() || n != fn.Signature().Params().Len()-1 {
 		return 0
+	}
+	if named {
+		// The command's name is the parameter before the variadic one
+		// (cgrates' RedisStorage.Cmd(cmd string, args ...any)).
+		id, ok := ast.Unparen(call.Args[m.Args.Param]).(*ast.Ident)
+		if !ok || n == 0 || g.info.Uses[id] != fn.Signature().Params().At(n-1) {
+			return 0
+		}
+		return n
 	}
 	return n + 1
 }
@@ -315,7 +331,7 @@ func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *typ
 		return
 	}
 	site.Name = fmt.Sprintf("%s (through %s at %s)", site.Command, fn.Name(), w.Where)
-	site.KeyArgs = nil
+	site.KeyArgs, site.named = nil, true
 	s.Sites = append(s.Sites, site)
 }
 

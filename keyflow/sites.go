@@ -67,6 +67,10 @@ type Site struct {
 	// rawParam is 1 + the index of the function's variadic parameter that
 	// a raw Do passes on as the command and its arguments; 0 otherwise.
 	rawParam int
+	// named is true for a raw command that the call names, through a
+	// function that passes its arguments on to Do (addRawPassedOn): the
+	// function is not reported for it, its callers are.
+	named bool
 	// records is 1 + the index of the function's parameter whose records
 	// (maps of command names to their arguments) a raw send sends: its
 	// callers give the commands as data (records.go).

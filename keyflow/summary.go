@@ -676,6 +676,10 @@ func (g *Engine) ExportFacts() {
 		if decl.Body == nil || !fn.Exported() {
 			continue
 		}
+		if sep, ok := g.joinSep(fn, decl); ok {
+			g.facts.ExportObjectFact(fn, &KeyJoin{Sep: sep})
+			continue
+		}
 		s := g.summarize(decl)
 		if len(s.Results) > 0 {
 			f := &KeyFunc{}

@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite README.md's matrix and goredis9
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // clients are the clients of the matrix, in the README's order.
-var clients = []Client{GoRedis9, GoRedis9Resolver, GoRedis8, GoRedis7, GoRedis6, Rueidis, Valkey, Redigo, Garyburd, Radix3, Radix4}
+var clients = []Client{GoRedis9, GoRedis9Resolver, GoRedis8, GoRedis7, GoRedis6, Rueidis, Valkey, Redigo, Garyburd, Radix2, Radix3, Radix4}
 
 // An Outcome is what a row did, classified.
 type Outcome struct {
@@ -495,6 +495,9 @@ func table(outs []Outcome) string {
 				if t := cell(o); !slices.Contains(cells, t) {
 					cells = append(cells, t)
 				}
+			}
+			if len(cells) == 0 {
+				cells = []string{"no such option"} // radix.v2's cluster has no database
 			}
 			b.WriteString(" " + strings.Join(cells, "; ") + " |")
 		}

@@ -92,6 +92,10 @@ type Client struct {
 	// Cluster tells whether the library has a cluster client. redigo has
 	// none: its rows send to one node, the owner of the first key's slot.
 	Cluster bool
+	// OneNode are the shapes that the library runs on the client of one
+	// node even so: radix.v2's pipelines and transactions go on the
+	// Client that its Cluster's GetForKey lends.
+	OneNode []Shape
 	Rows    []Row
 }
 
