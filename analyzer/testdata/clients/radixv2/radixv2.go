@@ -48,7 +48,9 @@ func (rs *RedisStorage) setIndexesFixed(prefix, itemIDPrefix, transactionID stri
 	return rs.Cmd(redisRENAME, dbKey, originKey).Err
 }
 
-func multiKey(c *cluster.Cluster, conn *redis.Client) {
+func multiKey(c *cluster.Cluster, conn *redis.Client, p *pool.Pool) {
+	p.Cmd("MGET", "cart:1", "cart:2") // want `MGET keys "cart:1" .* and "cart:2" .* hash to different slots`
+	p.Cmd("MGET", "cart:{1}:items", "cart:{1}:total")
 	c.Cmd("MGET", "cart:1", "cart:2") // want `MGET keys "cart:1" .* and "cart:2" .* hash to different slots`
 	c.Cmd("MGET", "cart:{1}:items", "cart:{1}:total")
 	conn.PipeAppend("MGET", "cart:1", "cart:2") // want `MGET keys "cart:1" .* and "cart:2" .* hash to different slots`
