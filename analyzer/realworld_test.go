@@ -146,7 +146,8 @@ import (
 //	               (registry.go); a transaction over the names another
 //	               package derives from the caller's record (peerstore.go);
 //	               a framework's redigo wrappers of two key parameters, or
-//	               a destination and a spread (pairs.go)
+//	               a destination and a spread, and a destination beside
+//	               the Keys of the caller's struct (pairs.go)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

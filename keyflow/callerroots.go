@@ -80,14 +80,23 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 	if !site.Open || site.Method == nil || site.Tx != nil {
 		return nil
 	}
+	var out Group
 	for _, grp := range groups {
 		for _, v := range grp {
-			if callerCollection(v.Key) < 0 {
+			if callerCollection(v.Key) >= 0 {
+				continue
+			}
+			if !ofParams(v.Key) {
 				return nil
+			}
+			// A key of the callers' besides their collection
+			// (ZInterStore(destination, store) of store.Keys).
+			if !slices.ContainsFunc(out, func(o Value) bool { return o.Key.String() == v.Key.String() }) {
+				out = append(out, v)
 			}
 		}
 	}
-	var out Group
+	extra := len(out)
 	for _, sel := range site.Method.Keys {
 		if !collectionSelector(site.Call, sel) {
 			continue
@@ -105,12 +114,15 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 		if !g.fromCallers(x) {
 			return nil
 		}
-		if out == nil {
+		if len(out) == extra {
 			if sel.Variadic {
 				name += "..."
 			}
-			out = Group{{keyspace.Unknown("callers:"+name, name, false), x.Pos()}}
+			out = append(out, Value{keyspace.Unknown("callers:"+name, name, false), x.Pos()})
 		}
+	}
+	if len(out) == extra {
+		return nil
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package callerkeys
 
 import (
+	"context"
+
+	redisv8 "github.com/go-redis/redis/v8"
 	redigo "github.com/gomodule/redigo/redis"
 )
 
@@ -37,4 +40,33 @@ func (rc *RedisClient) RPopLPushIn(tag, source, destination string) (interface{}
 	conn := rc.pool.Get()
 	defer conn.Close()
 	return conn.Do("RPOPLPUSH", "{"+tag+"}:"+source, "{"+tag+"}:"+destination)
+}
+
+// Origin: goal-web/redis v0.1.3 (connection.go, Connection.ZInterStore
+// and ZUnionStore): the destination is a parameter and the sources the
+// Keys of the framework's own ZStore the caller fills.
+type ZStore struct {
+	Keys    []string
+	Weights []float64
+}
+
+type Connection struct {
+	client *redisv8.Client
+}
+
+func (c *Connection) ZInterStore(destination string, store *ZStore) (int64, error) {
+	return c.client.ZInterStore(context.Background(), destination, &redisv8.ZStore{ // want `ZINTERSTORE of the callers' keys "<destination>" and "<store.Keys>": callers in other modules are not checked`
+		Keys:    store.Keys,
+		Weights: store.Weights,
+	}).Result()
+}
+
+// Fixed: the sources and the destination are names under one hashtag
+// the caller gives.
+func (c *Connection) ZInterStoreIn(tag, destination string, names []string) (int64, error) {
+	keys := make([]string, len(names))
+	for i, n := range names {
+		keys[i] = "{" + tag + "}:" + n
+	}
+	return c.client.ZInterStore(context.Background(), "{"+tag+"}:"+destination, &redisv8.ZStore{Keys: keys}).Result()
 }
