@@ -40,23 +40,22 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 	if kept(s, site) {
 		return nil
 	}
-	param := -1
+	coll, others := -1, false
 	var first, each Group
 	for _, grp := range groups {
 		if len(grp) == 0 {
 			return nil
 		}
 		for _, v := range grp {
-			n := callerCollection(v.Key)
-			switch {
-			case n < 0 && !ofParams(v.Key):
+			switch n := callerCollection(v.Key); {
+			case n >= 0 && (coll < 0 || n == coll):
+				coll = n
+			case n >= 0 || ofParams(v.Key):
+				// Keys of the callers' besides their collection: another
+				// collection, or a parameter (SDIFFSTORE's destination).
+				others = true
+			default:
 				return nil
-			case n < 0 || param >= 0 && n != param:
-				// A key of the callers' besides their collection
-				// (SDIFFSTORE of destination and keys...).
-				param = -2
-			case param != -2:
-				param = n
 			}
 		}
 		if first == nil {
@@ -64,13 +63,13 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 		}
 		each = append(each, grp[0])
 	}
-	if param == -2 {
+	switch {
+	case others && len(each) >= 2:
 		return each
+	case coll >= 0 && !others:
+		return first[:1]
 	}
-	if param < 0 {
-		return nil
-	}
-	return first[:1]
+	return nil
 }
 
 // paramCallerKeys returns the keys of a carried site that are each made
@@ -86,14 +85,20 @@ func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
 		if !ofParams(v.Key) {
 			return nil
 		}
-		if !slices.ContainsFunc(out, func(o Value) bool { return o.Key.String() == v.Key.String() }) {
-			out = append(out, v)
-		}
+		out = addDistinct(out, v)
 	}
 	if len(out) < 2 {
 		return nil
 	}
 	return out
+}
+
+// addDistinct appends v to grp unless grp holds its key already.
+func addDistinct(grp Group, v Value) Group {
+	if slices.ContainsFunc(grp, func(o Value) bool { return o.Key.String() == v.Key.String() }) {
+		return grp
+	}
+	return append(grp, v)
 }
 
 // ofParams reports whether a key is made of its function's parameters and

@@ -91,9 +91,7 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 			}
 			// A key of the callers' besides their collection
 			// (ZInterStore(destination, store) of store.Keys).
-			if !slices.ContainsFunc(out, func(o Value) bool { return o.Key.String() == v.Key.String() }) {
-				out = append(out, v)
-			}
+			out = addDistinct(out, v)
 		}
 	}
 	extra := len(out)
