@@ -6,6 +6,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/flowtest"
+	"github.com/slotlint/slotlint/internal/testmod"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
@@ -66,6 +67,7 @@ func testdata(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testmod.Require(t, dir)
 	return dir
 }
 

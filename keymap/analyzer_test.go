@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/internal/flowtest"
+	"github.com/slotlint/slotlint/internal/testmod"
 	"github.com/slotlint/slotlint/keymap"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
@@ -21,5 +22,6 @@ func TestFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testmod.Require(t, dir)
 	analysistest.Run(t, dir, flowtest.Hosted(keymap.Analyzer), "./kmkeys", "./kmapp")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/driver"
 	"github.com/slotlint/slotlint/internal/jsonout"
+	"github.com/slotlint/slotlint/internal/testmod"
 )
 
 func analyzerFlag(name string) *flag.Flag { return analyzer.Analyzer.Flags.Lookup(name) }
@@ -120,6 +121,7 @@ func TestVetDriver(t *testing.T) {
 		{"errors", broken, nil, 3},
 		{"errors -json", broken, []string{"-json"}, 3},
 	}
+	testmod.Require(t, filepath.Join(repoRootDir(t), "analyzer", "testdata"))
 	for _, c := range cases {
 		vet := func(tool string) result {
 			return run(t, c.dir, offline, "go", append(append([]string{"vet", "-vettool=" + tool}, c.flags...), "./...")...)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/testmod"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/passes/inspect"
@@ -166,6 +167,7 @@ func TestSameAsCheckerAnalyzerTestdata(t *testing.T) {
 		t.Skip("analyses the analyzer's testdata module and its dependencies twice")
 	}
 	dir := filepath.Join(repoRoot(t), "analyzer", "testdata")
+	testmod.Require(t, dir)
 	compare(t, dir, append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), []bool{true}, "./...")
 }
 
