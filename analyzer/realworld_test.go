@@ -155,6 +155,13 @@ import (
 //	  evalargs     a limiter's own Eval interface, implemented over
 //	               redigo by a raw EVAL of [script, len(keys), keys...,
 //	               args...] that a helper builds from its parameters
+//	  cmdvalues    commands built as values with NewIntCmd, NewStatusCmd
+//	               ... and sent by Process, inline or from a variable;
+//	               a test double's command value, never sent
+//	  ownredis     a framework's own Redis API (interfaces in a package
+//	               named for Redis, implemented in another module) whose
+//	               methods are go-redis's by name and key parameters: DEL
+//	               of a caller's map keys, MGET of what KEYS * lists
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))

@@ -169,6 +169,67 @@ func (g *Engine) sendParents(s *Func) map[*ast.CallExpr]*ast.CallExpr {
 	return parents
 }
 
+// valueSent reports whether the command value that call builds (go-redis's
+// NewCmd(ctx, args...), a rule marked value) is sent in the function: the
+// call itself, or a variable it is assigned to, handed to a send method
+// (Process) or to a function value that takes the client's command
+// interface (a hook's next, a cmdable func type), anywhere in the function.
+func (g *Engine) valueSent(s *Func, call *ast.CallExpr) bool {
+	if s.Decl == nil || s.Decl.Body == nil {
+		return false
+	}
+	if s.sent == nil {
+		s.sent = map[*ast.CallExpr]bool{}
+		vars := map[*types.Var]bool{}
+		ast.Inspect(s.Decl.Body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			for i, a := range c.Args {
+				if !g.sendsArg(c, i) {
+					continue
+				}
+				switch a := ast.Unparen(a).(type) {
+				case *ast.CallExpr:
+					s.sent[a] = true
+				case *ast.Ident:
+					if v, ok := g.info.ObjectOf(a).(*types.Var); ok {
+						vars[v] = true
+					}
+				}
+			}
+			return true
+		})
+		for c, v := range g.assignments(s.Decl.Body) {
+			if vars[v] {
+				s.sent[c] = true
+			}
+		}
+	}
+	return s.sent[call]
+}
+
+// sendsArg reports whether argument i of call is a command the call sends: the
+// args of a send method, or a parameter of a function value whose type is
+// an interface of a client package (go-redis's Cmder).
+func (g *Engine) sendsArg(call *ast.CallExpr, i int) bool {
+	if fn, m := g.Resolve(call); m != nil {
+		return m.Kind == ruleset.KindSend && m.Args != nil && !m.Args.Variadic && m.Args.Param == i
+	} else if fn != nil {
+		return false
+	}
+	if _, static := g.info.Uses[calleeIdent(call)].(*types.Func); static {
+		return false
+	}
+	sig, ok := g.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	if !ok || i >= sig.Params().Len() || sig.Variadic() && i >= sig.Params().Len()-1 {
+		return false
+	}
+	named, ok := types.Unalias(sig.Params().At(i).Type()).(*types.Named)
+	return ok && types.IsInterface(named) && named.Obj().Pkg() != nil && g.IsClientPackage(named.Obj().Pkg())
+}
+
 func (g *Engine) setBuilt(site *Site, b built) {
 	site.Command = b.command
 	site.Name = b.command

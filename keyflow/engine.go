@@ -225,7 +225,8 @@ func (g *Engine) Rules() *ruleset.Rules { return g.rules }
 func (g *Engine) SendsCommands() bool { return g.sends }
 
 // reachesClient reports whether pkg imports a client library named in the
-// rules, directly or through its dependencies, or the rules declare
+// rules, or a package named for Redis whose interfaces may be a client
+// (byName), directly or through its dependencies, or the rules declare
 // wrappers.
 func reachesClient(pkg *types.Package, rules *ruleset.Rules) bool {
 	seen := map[*types.Package]bool{}
@@ -235,7 +236,7 @@ func reachesClient(pkg *types.Package, rules *ruleset.Rules) bool {
 			return false
 		}
 		seen[p] = true
-		if rules.ClientOf(p.Path()) != nil {
+		if rules.ClientOf(p.Path()) != nil || redisNamed(p.Path()) {
 			return true
 		}
 		for _, imp := range p.Imports() {
@@ -334,6 +335,9 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 	}
 	if m, rm := g.byShape(fn); rm != nil {
 		return g.fitting(m, rm)
+	}
+	if rm := g.byName(fn); rm != nil {
+		return fn, rm
 	}
 	return fn, nil
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
 )
@@ -195,4 +196,105 @@ func (g *Engine) methodValues() map[*types.Var]*ast.SelectorExpr {
 		}
 	}
 	return g.mvals
+}
+
+// Some projects' Redis interfaces name no client type at all: a
+// framework's own Redis API returns plain values (Del(ctx, keys
+// ...string) (int64, error)) and its implementation, over go-redis or
+// another client, is in another module that the program may not even
+// build. A method of such an interface, declared in a package named for
+// Redis, that no implementation in sight carries commands for, and whose
+// name is that of a go-redis method taking several keys, or listing keys
+// (KEYS, SMEMBERS), is that method when its key parameters have
+// go-redis's types; what it returns is the reply itself (a []string).
+
+// shapeClient is the client whose method names a project's own Redis
+// interface is read by.
+const shapeClient = "go-redis v9"
+
+// byName returns the go-redis method rule that fn stands for, or nil.
+func (g *Engine) byName(fn *types.Func) *ruleset.Method {
+	sig := fn.Signature()
+	if recv := sig.Recv(); recv == nil || !types.IsInterface(recv.Type()) || fn.Pkg() == nil ||
+		g.IsClientPackage(fn.Pkg()) || !redisNamed(fn.Pkg().Path()) {
+		return nil
+	}
+	var m *ruleset.Method
+	for _, c := range g.rules.Clients {
+		if c.Name == shapeClient {
+			m = c.Methods[fn.Name()]
+		}
+	}
+	if m == nil || m.Kind != ruleset.KindCommand || !multiKey(m) && !g.lists(m) || !keyTyped(sig, m) {
+		return nil
+	}
+	if len(g.implementations(fn)) > 0 {
+		return nil // the implementation's own commands are followed
+	}
+	return m
+}
+
+// redisNamed reports whether an element of an import path names Redis
+// (redis, gredis, redisx, ...).
+func redisNamed(path string) bool {
+	for _, el := range strings.Split(path, "/") {
+		if strings.Contains(strings.ToLower(el), "redis") {
+			return true
+		}
+	}
+	return false
+}
+
+// lists reports whether a rule's command replies with keys: KEYS, or a
+// command whose reply lists members (SMEMBERS), which may be keys.
+func (g *Engine) lists(m *ruleset.Method) bool {
+	return m.Command == "KEYS" || g.rules.RepliesMembers(m.Command)
+}
+
+// multiKey reports whether a rule can select two keys or more.
+func multiKey(m *ruleset.Method) bool {
+	if len(m.Keys) > 1 {
+		return true
+	}
+	return len(m.Keys) == 1 && (m.Keys[0].Variadic || m.Keys[0].Slice)
+}
+
+// keyTyped reports whether the parameters that m's keys select are strings
+// in sig, as go-redis's are: N a string, N... a ...string, N[] a []string,
+// and whether parameter 0 is a context.Context, as in go-redis v9.
+func keyTyped(sig *types.Signature, m *ruleset.Method) bool {
+	n := sig.Params().Len()
+	if n == 0 || !isContext(sig.Params().At(0).Type()) {
+		return false
+	}
+	str := types.Typ[types.String]
+	for _, s := range m.Keys {
+		if s.Field != "" || s.Step > 1 || s.Half || s.KeyCount || s.Flat || s.PerElement() || s.MapKeys || s.Param >= n {
+			return false
+		}
+		t := sig.Params().At(s.Param).Type()
+		switch {
+		case s.Variadic:
+			sl, ok := t.(*types.Slice)
+			if !sig.Variadic() || s.Param != n-1 || !ok || !types.Identical(sl.Elem(), str) {
+				return false
+			}
+		case s.Slice:
+			sl, ok := t.Underlying().(*types.Slice)
+			if !ok || !types.Identical(sl.Elem(), str) || sig.Variadic() && s.Param == n-1 {
+				return false
+			}
+		default:
+			if !types.Identical(t, str) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isContext reports whether t is context.Context.
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }

@@ -241,6 +241,9 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 			}
 		}
 	case ruleset.KindRaw:
+		if m.Value && !g.valueSent(s, call) {
+			return // a command value never sent here: a mock's reply
+		}
 		if !g.raw(e, site) {
 			// Do(ctx, args...) of the function's own variadic arguments:
 			// its callers name the command.

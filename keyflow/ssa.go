@@ -1308,6 +1308,11 @@ func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 			// rueidis's c.Do(ctx, cmd).AsStrSlice(), .AsScanEntry()
 			return sent
 		}
+		if call.Call.IsInvoke() && l.g.byName(call.Call.Method) != nil {
+			// keys, err := r.Keys(ctx, "*") of a project's own Redis
+			// interface, which returns the reply itself
+			return call
+		}
 		if methodName(call) != "Result" {
 			return nil
 		}
@@ -1661,6 +1666,9 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	}
 	last := call.Args[len(call.Args)-1]
 	if p := e.spreadParam(last); p != "" {
+		if len(items) == 0 {
+			return false // Do(ctx, args...) of the callers' command
+		}
 		return g.rawSpreadParam(site, items[0].text, len(items), func(i int) Group { return items[i].alts },
 			Group{{keyspace.Unknown(p+"...", exprName(last)+"...", false), last.Pos()}})
 	}

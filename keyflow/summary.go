@@ -206,6 +206,9 @@ type Func struct {
 
 	busy bool
 	e    *evaluator
+	// sent are the command values the function hands to a sender
+	// (sentValues), made when a value command is first met.
+	sent map[*ast.CallExpr]bool
 }
 
 // Func returns the model of a function declared in the package, or nil.

@@ -69,7 +69,7 @@ var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
 	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
-	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys"}
+	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys", "value"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
 	policies      = []string{"all_shards", "all_nodes", "special"}
 	keySpecFields = []string{"index", "keyword", "startfrom", "lastkey", "step", "limit", "keynum", "firstkey", "flags"}
@@ -89,7 +89,7 @@ var kindRules = map[MethodKind]kindRule{
 	KindScriptLoad:  {[]string{"script"}, []string{"script"}},
 	KindNewScript:   {[]string{"script"}, []string{"script"}},
 	KindFunction:    {[]string{"keys"}, []string{"keys", "args"}},
-	KindRaw:         {[]string{"args"}, []string{"args", "reply"}},
+	KindRaw:         {[]string{"args"}, []string{"args", "reply", "value"}},
 	KindWatch:       {[]string{"fn", "keys"}, []string{"fn", "keys", "needs-keys"}},
 	KindTxPipelined: {[]string{"fn"}, []string{"fn"}},
 	KindPipelined:   {[]string{"fn"}, []string{"fn"}},
@@ -112,6 +112,7 @@ var fieldMeaning = map[string]string{
 	"fn":         "the parameter with the function to run",
 	"reply":      "the parameter a raw command's reply is written into",
 	"needs-keys": "true when a cluster client refuses a call of the method with no keys",
+	"value":      "true when the function only builds the raw command as a value that a send method sends",
 }
 
 var (
@@ -828,11 +829,16 @@ func (l *loader) method(n *yaml.Node, what, name string) *Method {
 			}
 		}
 	}
-	if e, has := f["needs-keys"]; has {
-		if b, bok := l.boolean(resolve(e.val), "needs-keys of "+what); bok {
-			m.NeedsKeys = b
-		} else {
-			ok = false
+	for _, bf := range []struct {
+		field string
+		dst   *bool
+	}{{"needs-keys", &m.NeedsKeys}, {"value", &m.Value}} {
+		if e, has := f[bf.field]; has {
+			if b, bok := l.boolean(resolve(e.val), bf.field+" of "+what); bok {
+				*bf.dst = b
+			} else {
+				ok = false
+			}
 		}
 	}
 	if !ok {

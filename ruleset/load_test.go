@@ -200,7 +200,7 @@ clients:
       Rename:
         command: RENAME
         kyes: ["1", "2"]
-`, []string{`rules.yaml:8:9: unknown field "kyes" in method "Rename"; expected one of command, kind, keys, patterns, args, script, fn, db, reply, needs-keys`}},
+`, []string{`rules.yaml:8:9: unknown field "kyes" in method "Rename"; expected one of command, kind, keys, patterns, args, script, fn, db, reply, needs-keys, value`}},
 		{"bad severity", `version: 1
 checks: {cross-slot: fatal}
 `, []string{`rules.yaml:2:22: severity "fatal" for check "cross-slot" is not one of error, warning, off`}},

@@ -244,6 +244,11 @@ type Method struct {
 	// Reply is the parameter a raw command's reply is written into
 	// (radix's Cmd(&members, "SMEMBERS", key)); -2 when there is none.
 	Reply int
+	// Value is true for a KindRaw function that only builds the command
+	// as a value (go-redis's NewCmd): the command is checked where a
+	// KindSend method (Process) is handed that value, and not where it is
+	// never sent (a test's mock that returns it).
+	Value bool
 
 	Pos Pos
 }

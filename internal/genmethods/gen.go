@@ -224,6 +224,8 @@ type Method struct {
 	Fn, DB   int    // -1 when absent
 	// NeedsKeys: a cluster client refuses a call with no keys.
 	NeedsKeys bool
+	// Value: a raw function that builds the command as a value (NewCmd).
+	Value bool
 	// partial says why some keys of the method cannot be selected: a
 	// parameter named like keys whose type no selector reaches.
 	partial string
@@ -258,6 +260,9 @@ func (m *Method) Line() string {
 	}
 	if m.DB >= 0 {
 		parts = append(parts, "db: "+strconv.Itoa(m.DB))
+	}
+	if m.Value {
+		parts = append(parts, "value: true")
 	}
 	return m.Name + ": {" + strings.Join(parts, ", ") + "}"
 }
@@ -330,12 +335,46 @@ var specials = []special{
 	sp("Pipeline", "", ruleset.KindPipeline, "", -1, nil, ""),
 	sp("Exec", "", ruleset.KindExec, "", -1, nil, ""),
 	sp("Do", "", ruleset.KindRaw, "", -1, nil, "1..."),
+	// Process sends a command value that NewCmd, NewIntCmd ... built
+	// (valueCommands).
+	sp("Process", "", ruleset.KindSend, "", -1, nil, "1"),
 	// Sharded channels are keys in SSUBSCRIBE's key specs: a cluster
 	// refuses channels in different slots. The method is not in Cmdable
 	// (ClusterClient, UniversalClient and PubSub have it; PubSub alone has
 	// SUnsubscribe).
 	sp("SSubscribe", "SSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
 	sp("PubSub.SUnsubscribe", "SUNSUBSCRIBE", ruleset.KindCommand, "", -1, []string{"1..."}, ""),
+}
+
+// valueCommands returns the rules of the package's functions that build a
+// raw command as a value, to be sent by Process: NewCmd(ctx, args...),
+// NewIntCmd, NewStringSliceCmd ..., every exported New...Cmd whose
+// parameters are an optional ctx and the command's arguments, and which
+// returns a pointer.
+func valueCommands(api *API) []*Method {
+	var out []*Method
+	for _, name := range api.Types.Scope().Names() {
+		f, ok := api.Types.Scope().Lookup(name).(*types.Func)
+		if !ok || !f.Exported() || !strings.HasPrefix(name, "New") || !strings.HasSuffix(name, "Cmd") {
+			continue
+		}
+		sig := f.Signature()
+		first := 0
+		if takesContext(sig) {
+			first = 1
+		}
+		if !sig.Variadic() || sig.Params().Len() != first+1 || sig.Results().Len() != 1 {
+			continue
+		}
+		if _, ok := sig.Results().At(0).Type().(*types.Pointer); !ok {
+			continue
+		}
+		if elem, ok := sig.Params().At(first).Type().(*types.Slice); !ok || !types.IsInterface(elem.Elem()) {
+			continue
+		}
+		out = append(out, &Method{Name: name, Kind: ruleset.KindRaw, Args: strconv.Itoa(first) + "...", Fn: -1, DB: -1, Value: true})
+	}
+	return out
 }
 
 // takesContext reports whether a signature's first parameter is a
@@ -483,6 +522,7 @@ func Generate(c Client, api *API, cmds map[string]*ruleset.Command) (*Table, err
 		t.Methods = append(t.Methods, &m)
 		have[s.name] = true
 	}
+	t.Methods = append(t.Methods, valueCommands(api)...)
 	cmdable, ok := api.Types.Scope().Lookup("Cmdable").Type().Underlying().(*types.Interface)
 	if !ok {
 		return nil, fmt.Errorf("%s: Cmdable is not an interface", api.Path)

@@ -27,6 +27,10 @@ func multiKey(rdb *redis.ClusterClient) {
 	rdb.MSet("price:{1}:net", "10", "price:{1}:gross", "20")
 	rdb.SUnionStore("{tags}:all", "{tags}:a", "{tags}:b")
 	rdb.Do("RENAME", "{queue}:in", "{queue}:out")
+	// A command value: v6's NewCmd takes no ctx, and Process sends it.
+	cmd := redis.NewStringSliceCmd("MGET", "cart:1", "cart:2") // want `MGET keys "cart:1" .* and "cart:2" .* hash to different slots`
+	rdb.Process(cmd)
+	rdb.Process(redis.NewStringSliceCmd("MGET", "cart:{1}:items", "cart:{1}:total"))
 }
 
 func watchCounter(rdb *redis.Client) error {
