@@ -57,7 +57,9 @@ import (
 //	  filled       slices made and filled by index, []interface{} grown
 //	               in loops and spread into MSET or a raw Do, redigo's
 //	               Args.AddFlat of a slice; EVALSHA of a digest written in
-//	               the code, its ARGV filled by index
+//	               the code, its ARGV filled by index; XREADGROUP of
+//	               streams and IDs filled by index into two halves
+//	               (streams.go, a known gap)
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
 //	               redigo's redis.Values over Do("SMEMBERS", ...), and
@@ -162,6 +164,9 @@ import (
 //	               named for Redis, implemented in another module) whose
 //	               methods are go-redis's by name and key parameters: DEL
 //	               of a caller's map keys, MGET of what KEYS * lists
+//	               (ownredis.go); a framework's raw executor, a driver
+//	               interface's Exec(ctx, args []interface{}), and the
+//	               wrappers that build {"DEL", keys...} for it (spring)
 func TestRealWorld(t *testing.T) {
 	dir := testdata(t)
 	setFlag(t, "rules", filepath.Join(dir, "realworld", "rules.yaml"))
@@ -199,7 +204,12 @@ func TestRealWorld(t *testing.T) {
 // "file:line: wrong" (a finding there that names other keys or says
 // something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
 // that the list stays exact.
-var knownGaps = []string{}
+var knownGaps = []string{
+	// XREADGROUP of a slice made with make(2n) and filled by index, the
+	// streams at i and their IDs at n+i: which half an element falls in
+	// is not kept (benthos).
+	"filled/streams.go:35: missed",
+}
 
 type recorder struct{ errs []string }
 

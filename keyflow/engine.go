@@ -111,6 +111,9 @@ type Engine struct {
 	// only the keys that functions return and variables hold are followed,
 	// for importers.
 	sends bool
+	// rawRules are the raw rules of a project's own raw executors
+	// (rawByName), made once each.
+	rawRules map[*types.Func]*ruleset.Method
 	// ssaL is the package's SSA form, built on first need (ssa.go);
 	// ssaFailed is true when it could not be.
 	ssaL      *ssaLayer
@@ -337,6 +340,9 @@ func (g *Engine) Resolve(call *ast.CallExpr) (*types.Func, *ruleset.Method) {
 		return g.fitting(m, rm)
 	}
 	if rm := g.byName(fn); rm != nil {
+		return fn, rm
+	}
+	if rm := g.rawByName(fn); rm != nil {
 		return fn, rm
 	}
 	return fn, nil

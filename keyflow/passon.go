@@ -290,7 +290,7 @@ func PassedOn(k keyspace.Key) bool { return spreadIndex(k) >= 0 }
 // the variadic one that Cmd(cmd, args...) passes on as the command's name;
 // 0 otherwise. The callers name the command from there on.
 func (g *Engine) rawParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method) int {
-	if m.Args == nil || !call.Ellipsis.IsValid() || e.decl == nil {
+	if m.Args == nil || !spread(call, m) || e.decl == nil {
 		return 0
 	}
 	named := m.Args.Param == len(call.Args)-2 // Cmd(cmd, args...)
@@ -322,7 +322,21 @@ func (g *Engine) rawParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method)
 // with the caller's arguments: fn(ctx, "RENAME", a, b).
 func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
 	n := w.Raw - 1
-	if call.Ellipsis.IsValid() || n >= len(call.Args) {
+	if n >= len(call.Args) {
+		return
+	}
+	if call.Ellipsis.IsValid() {
+		// fn(ctx, args...) of a slice this function builds, {"DEL"} and
+		// then its keys: the command is in the slice.
+		site.Method = &ruleset.Method{Name: fn.Name(), Kind: ruleset.KindRaw,
+			Args:   &ruleset.Selector{Param: n, Variadic: true, Step: 1, Text: fmt.Sprintf("%d...", n)},
+			Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
+		if n != len(call.Args)-1 || !g.rawSpread(s.e, site) {
+			return
+		}
+		site.Name = fmt.Sprintf("%s (through %s at %s)", site.Command, fn.Name(), w.Where)
+		site.KeyArgs, site.named = nil, true
+		s.Sites = append(s.Sites, site)
 		return
 	}
 	r := rawCall{args: call.Args[n:], from: n}

@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -297,4 +298,51 @@ func keyTyped(sig *types.Signature, m *ruleset.Method) bool {
 func isContext(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// rawVerbs are the names a project's own raw command executor goes by.
+var rawVerbs = map[string]bool{"Do": true, "Exec": true, "Execute": true, "Cmd": true, "Command": true, "Send": true, "Call": true}
+
+// rawByName returns a raw rule for fn when it is a project's own raw
+// command executor: a method of an interface declared in a package whose
+// path names Redis, that no implementation in sight sends commands for,
+// named Do, Exec, Cmd ... and taking the command and its arguments last,
+// as a ...interface{} or an []interface{} (go-spring's Driver.Exec(ctx,
+// args []interface{})). An []interface{} passed whole is read as spread.
+func (g *Engine) rawByName(fn *types.Func) *ruleset.Method {
+	sig := fn.Signature()
+	if recv := sig.Recv(); recv == nil || !types.IsInterface(recv.Type()) || fn.Pkg() == nil ||
+		!rawVerbs[fn.Name()] || g.IsClientPackage(fn.Pkg()) || !redisNamed(fn.Pkg().Path()) {
+		return nil
+	}
+	n := sig.Params().Len()
+	if n == 0 {
+		return nil
+	}
+	sl, ok := sig.Params().At(n - 1).Type().(*types.Slice)
+	if !ok || !types.IsInterface(sl.Elem()) || !sl.Elem().Underlying().(*types.Interface).Empty() {
+		return nil
+	}
+	if len(g.implementations(fn)) > 0 {
+		return nil
+	}
+	if g.rawRules == nil {
+		g.rawRules = map[*types.Func]*ruleset.Method{}
+	}
+	if m := g.rawRules[fn]; m != nil {
+		return m
+	}
+	text := fmt.Sprintf("%d...", n-1)
+	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.KindRaw,
+		Args:   &ruleset.Selector{Param: n - 1, Variadic: true, Step: 1, Slice: !sig.Variadic(), Text: text},
+		Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
+	g.rawRules[fn] = m
+	return m
+}
+
+// spread reports whether a raw call's last argument is spread into its
+// command's arguments: args... to a variadic parameter, or an
+// []interface{} handed whole to a project's raw executor (rawByName).
+func spread(call *ast.CallExpr, m *ruleset.Method) bool {
+	return call.Ellipsis.IsValid() || m.Args != nil && m.Args.Slice && m.Args.Variadic && m.Args.Param == len(call.Args)-1
 }

@@ -363,7 +363,7 @@ func (g *Engine) constArgv(args []ast.Expr) []string {
 // rawArgs returns the arguments of a raw Do call, or false when its
 // command's name is not a constant.
 func (g *Engine) rawArgs(call *ast.CallExpr, m *ruleset.Method) (rawCall, bool) {
-	if m.Args == nil || call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
+	if m.Args == nil || spread(call, m) || m.Args.Param >= len(call.Args) {
 		return rawCall{}, false
 	}
 	r := rawCall{args: call.Args[m.Args.Param:], from: m.Args.Param}

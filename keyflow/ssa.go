@@ -1653,7 +1653,7 @@ func Listed(k keyspace.Key) bool {
 // fall is not known.
 func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	call, m := site.Call, site.Method
-	if m.Args == nil || m.Args.Flat || !call.Ellipsis.IsValid() || m.Args.Param >= len(call.Args) {
+	if m.Args == nil || m.Args.Flat || !spread(call, m) || m.Args.Param >= len(call.Args) {
 		return false
 	}
 	var items []rawItem
