@@ -403,10 +403,12 @@ modules+=("${heldout15[@]}")
 
 # The sixteenth held-out batch: labelled by reading the code before
 # slotlint first ran on them (docs/realcode.md, "The sixteenth held-out
-# batch"). `heldout16` names them.
+# batch"). `heldout16` names them. Labelled too and left out here:
+# github.com/Jeffail/benthos/v3 v3.65.0, whose go get fails (it requires
+# inet.af/peercred, which the proxy refuses; linted by hand with that
+# module replaced by an empty stub), and code.gitea.io/gitea v1.26.0, a
+# later version of the ledger's gitea above.
 heldout16=(
-	"benthos-v3|github.com/Jeffail/benthos/v3@v3.65.0|github.com/Jeffail/benthos/v3/lib/input/reader"
-	"gitea|code.gitea.io/gitea@v1.26.0|code.gitea.io/gitea/modules/cache code.gitea.io/gitea/modules/queue code.gitea.io/gitea/modules/session"
 	"gf|github.com/gogf/gf/v2@v2.9.0|github.com/gogf/gf/v2/os/gcache"
 	"go-spring|github.com/go-spring/spring-core@v1.1.3|github.com/go-spring/spring-core/redis"
 	"jupiter|github.com/douyu/jupiter@v0.8.0|github.com/douyu/jupiter/pkg/client/redis"
