@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/slotlint/slotlint/checks"
+	"github.com/slotlint/slotlint/keyflow"
 )
 
 // A loop around Watch retries it when some error that Watch returns leads
@@ -666,12 +667,7 @@ func (a *atomicity) isContextCheck(call *ast.CallExpr) bool {
 	if !ok || !slices.Contains([]string{"Err", "Done", "Deadline"}, sel.Sel.Name) {
 		return false
 	}
-	return isContext(a.info.TypeOf(sel.X))
-}
-
-func isContext(t types.Type) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+	return keyflow.IsContext(a.info.TypeOf(sel.X))
 }
 
 // isClock reports whether call reads the clock: time.Since, time.Until,

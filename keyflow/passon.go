@@ -328,9 +328,7 @@ func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *typ
 	if call.Ellipsis.IsValid() {
 		// fn(ctx, args...) of a slice this function builds, {"DEL"} and
 		// then its keys: the command is in the slice.
-		site.Method = &ruleset.Method{Name: fn.Name(), Kind: ruleset.KindRaw,
-			Args:   &ruleset.Selector{Param: n, Variadic: true, Step: 1, Text: fmt.Sprintf("%d...", n)},
-			Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
+		site.Method = rawRule(fn.Name(), n, false)
 		if n != len(call.Args)-1 || !g.rawSpread(s.e, site) {
 			return
 		}

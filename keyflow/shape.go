@@ -226,7 +226,7 @@ func (g *Engine) byName(fn *types.Func) *ruleset.Method {
 			m = c.Methods[fn.Name()]
 		}
 	}
-	if m == nil || m.Kind != ruleset.KindCommand || !multiKey(m) && !g.lists(m) || !keyTyped(sig, m) {
+	if m == nil || m.Kind != ruleset.KindCommand || !multiKey(m) && !g.listsReply(sig, m) || !keyTyped(sig, m) {
 		return nil
 	}
 	if len(g.implementations(fn)) > 0 {
@@ -246,10 +246,14 @@ func redisNamed(path string) bool {
 	return false
 }
 
-// lists reports whether a rule's command replies with keys: KEYS, or a
-// command whose reply lists members (SMEMBERS), which may be keys.
-func (g *Engine) lists(m *ruleset.Method) bool {
-	return m.Command == "KEYS" || g.rules.RepliesMembers(m.Command)
+// listsReply reports whether a rule's command lists keys (listsKeys) and
+// sig returns that list itself first, a []string.
+func (g *Engine) listsReply(sig *types.Signature, m *ruleset.Method) bool {
+	if !g.listsKeys(m.Command) || sig.Results().Len() == 0 {
+		return false
+	}
+	sl, ok := sig.Results().At(0).Type().Underlying().(*types.Slice)
+	return ok && types.Identical(sl.Elem(), types.Typ[types.String])
 }
 
 // multiKey reports whether a rule can select two keys or more.
@@ -265,7 +269,7 @@ func multiKey(m *ruleset.Method) bool {
 // and whether parameter 0 is a context.Context, as in go-redis v9.
 func keyTyped(sig *types.Signature, m *ruleset.Method) bool {
 	n := sig.Params().Len()
-	if n == 0 || !isContext(sig.Params().At(0).Type()) {
+	if n == 0 || !IsContext(sig.Params().At(0).Type()) {
 		return false
 	}
 	str := types.Typ[types.String]
@@ -294,8 +298,8 @@ func keyTyped(sig *types.Signature, m *ruleset.Method) bool {
 	return true
 }
 
-// isContext reports whether t is context.Context.
-func isContext(t types.Type) bool {
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
@@ -332,12 +336,18 @@ func (g *Engine) rawByName(fn *types.Func) *ruleset.Method {
 	if m := g.rawRules[fn]; m != nil {
 		return m
 	}
-	text := fmt.Sprintf("%d...", n-1)
-	m := &ruleset.Method{Name: fn.Name(), Kind: ruleset.KindRaw,
-		Args:   &ruleset.Selector{Param: n - 1, Variadic: true, Step: 1, Slice: !sig.Variadic(), Text: text},
-		Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
+	m := rawRule(fn.Name(), n-1, !sig.Variadic())
 	g.rawRules[fn] = m
 	return m
+}
+
+// rawRule returns the rule of a raw method whose command and arguments are
+// its parameter param on, spread (args...), or an []interface{} handed
+// whole when slice is true.
+func rawRule(name string, param int, slice bool) *ruleset.Method {
+	return &ruleset.Method{Name: name, Kind: ruleset.KindRaw,
+		Args:   &ruleset.Selector{Param: param, Variadic: true, Step: 1, Slice: slice, Text: fmt.Sprintf("%d...", param)},
+		Script: ruleset.NoParam, Fn: ruleset.NoParam, DB: ruleset.NoParam, Reply: ruleset.NoParam}
 }
 
 // spread reports whether a raw call's last argument is spread into its

@@ -1469,6 +1469,17 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 	return out, ok && len(out) > 0
 }
 
+// listsKeys reports whether a command's reply lists keys: one whose reply
+// lists the members of a key (the rules' member-replies, SMEMBERS), or a
+// keyspace-wide read (KEYS, SCAN).
+func (g *Engine) listsKeys(command string) bool {
+	if g.rules.RepliesMembers(command) {
+		return true
+	}
+	cmd := g.rules.Command(command)
+	return cmd != nil && cmd.KeyspaceWide && !cmd.IsWrite()
+}
+
 // pattern returns the call expression of a command call that lists keys
 // (a keyspace-wide read: KEYS, SCAN), its method, and the values of its
 // pattern, the method's parameter named match or pattern, as the evaluator of the call's function gives them;
@@ -1535,7 +1546,7 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 	if l.g.rules.RepliesMembers(named.Command) {
 		return x, &named, nil, true
 	}
-	if cmd := l.g.rules.Command(named.Command); cmd == nil || !cmd.KeyspaceWide || cmd.IsWrite() {
+	if !l.g.listsKeys(named.Command) {
 		// Only a command that reads the keyspace lists keys by a pattern
 		// (KEYS, SCAN; the rules' keyspace-wide reads).
 		return nil, nil, nil, false

@@ -15,7 +15,8 @@ import (
 // go-redis's NewCmd, NewStringSliceCmd ... (raw, value: true) and Process
 // (send): a command built as a value is sent as it is by the cluster
 // client's Process, to the node of its first key, so MGET of two slots
-// gets CROSSSLOT and MGET of one hashtag the values, in v6 to v9 alike.
+// gets CROSSSLOT and MGET of one hashtag the values, in v6 to v9 alike;
+// so does a v9 hook that hands its own command value to next.
 func TestProcessCommandValue(t *testing.T) {
 	l := sharedLab(t)
 	ctx := context.Background()
@@ -39,6 +40,19 @@ func TestProcessCommandValue(t *testing.T) {
 			cmd := redis.NewStringSliceCmd(ctx, args...)
 			_ = c.Process(ctx, cmd)
 			return cmd.Result()
+		})
+	})
+	t.Run("v9 hook next", func(t *testing.T) {
+		// A hook that sends a command of its own through next, as a
+		// func value taking a Cmder (rules.yaml's value: true).
+		c := goRedis9Cluster(l.env)
+		defer c.Close()
+		h := &sendOwn{}
+		c.AddHook(h)
+		check(t, func(args ...any) ([]string, error) {
+			h.cmd = redis.NewStringSliceCmd(ctx, args...)
+			_ = c.Echo(ctx, "send own").Err()
+			return h.cmd.Result()
 		})
 	})
 	t.Run("v8", func(t *testing.T) {
@@ -68,4 +82,23 @@ func TestProcessCommandValue(t *testing.T) {
 			return cmd.Result()
 		})
 	})
+}
+
+// sendOwn is a go-redis v9 hook that, for an ECHO, sends its own command
+// value through the chain's next instead.
+type sendOwn struct{ cmd *redis.StringSliceCmd }
+
+func (h *sendOwn) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *sendOwn) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if cmd.Name() == "echo" && h.cmd != nil {
+			_ = next(ctx, h.cmd)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h *sendOwn) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
 }
