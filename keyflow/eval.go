@@ -40,6 +40,9 @@ type slice struct {
 	// open is true when the slice holds elements that are not seen: it comes
 	// from a parameter, a call, or an append of another such slice.
 	open bool
+	// half, when not 0, is the number of elements that fill its first
+	// half (coll.half).
+	half int
 }
 
 // An evaluator recovers the keys that Go expressions build, within one
@@ -72,6 +75,8 @@ type evaluator struct {
 	// 0 until flowSensitive looks, then 1 without goto, 2 with.
 	paths   map[token.Pos][]ast.Node
 	hasGoto int
+	// setParams are the parameters the function assigns to (paramSet).
+	setParams map[*types.Var]bool
 }
 
 type def struct {

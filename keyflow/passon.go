@@ -27,16 +27,51 @@ import (
 // its own keys and its own script.
 
 // spreadParam returns "$N" when x is a parameter of the function that
-// holds a list of keys, passed on whole.
+// holds a list of keys, passed on whole: one the function never sets
+// (args = append([]any{"MSET"}, args...) holds more than the callers').
 func (e *evaluator) spreadParam(x ast.Expr) string {
 	v, p := e.paramOf(x)
-	if v == nil {
+	if v == nil || e.paramSet(v) {
 		return ""
 	}
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return ""
 	}
 	return p
+}
+
+// paramSet reports whether the function assigns to parameter v.
+func (e *evaluator) paramSet(v *types.Var) bool {
+	if e.decl == nil || e.decl.Body == nil {
+		return false
+	}
+	if e.setParams == nil {
+		e.setParams = map[*types.Var]bool{}
+		ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+			var lhs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				lhs = n.Lhs
+			case *ast.RangeStmt:
+				if n.Tok == token.ASSIGN {
+					lhs = []ast.Expr{n.Key, n.Value}
+				}
+			case *ast.IncDecStmt:
+				lhs = []ast.Expr{n.X}
+			}
+			for _, x := range lhs {
+				if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+					if p, ok := e.g.info.Uses[id].(*types.Var); ok {
+						if _, isParam := e.params[p]; isParam {
+							e.setParams[p] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return e.setParams[v]
 }
 
 // paramName returns the name of the parameter whose identity is id, or
@@ -64,19 +99,18 @@ func (e *evaluator) paramOf(x ast.Expr) (*types.Var, string) {
 	return v, e.params[v]
 }
 
-// spreadIndex returns N of a "$N..." key, or of "$N...-K", or -1.
+// spreadIndex returns N of a "$N..." key, or of one of its forms
+// ("$N...-K", "$N...%S", "$N...#": spreadForm), or -1.
 func spreadIndex(k keyspace.Key) int {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
 		return -1
 	}
-	id, tail, ok := strings.Cut(k.Parts[0].ID, "...")
+	id, suffix, ok := strings.Cut(k.Parts[0].ID, "...")
 	if !ok || !isParamID(id) {
 		return -1
 	}
-	if tail != "" {
-		if t, found := strings.CutPrefix(tail, "-"); !found || !allDigits(t) {
-			return -1
-		}
+	if _, ok := parseSpreadForm(suffix); !ok {
+		return -1
 	}
 	n, err := strconv.Atoi(id[1:])
 	if err != nil {
@@ -90,31 +124,113 @@ func allDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// spreadTail returns K of a "$N...-K" key: the key list passed on whole
-// but for its last K elements, which are not keys (BLPOP's timeout after
-// the keys); 0 for any other key.
-func spreadTail(k keyspace.Key) int {
-	if spreadIndex(k) < 0 {
-		return 0
-	}
-	_, tail, _ := strings.Cut(k.Parts[0].ID, "...-")
-	n, err := strconv.Atoi(tail)
-	if err != nil {
-		return 0
-	}
-	return n
+// A spreadForm says which elements of a key list passed on whole are
+// keys: all of them ("$N..."), all but the last Tail, which are not keys
+// (BLPOP's timeout after the keys: "$N...-K"), every Step-th from the
+// first (MSET's key value pairs: "$N...%2"), or, when Counted, the
+// elements that the first counts, after it (ZUNION's numkeys and keys,
+// options after them: "$N...#").
+type spreadForm struct {
+	Tail, Step int
+	Counted    bool
 }
 
-// withTail returns the key group of a key list passed on whole, but for
-// its last k elements.
-func withTail(grp Group, k int) Group {
-	if k == 0 || len(grp) != 1 || spreadIndex(grp[0].Key) < 0 {
+func parseSpreadForm(suffix string) (spreadForm, bool) {
+	switch {
+	case suffix == "":
+		return spreadForm{}, true
+	case suffix == "#":
+		return spreadForm{Counted: true}, true
+	case len(suffix) > 1 && allDigits(suffix[1:]):
+		n, err := strconv.Atoi(suffix[1:])
+		if err != nil || n < 1 {
+			return spreadForm{}, false
+		}
+		switch suffix[0] {
+		case '-':
+			return spreadForm{Tail: n}, true
+		case '%':
+			return spreadForm{Step: n}, true
+		}
+	}
+	return spreadForm{}, false
+}
+
+func (f spreadForm) String() string {
+	switch {
+	case f.Counted:
+		return "#"
+	case f.Tail > 0:
+		return "-" + strconv.Itoa(f.Tail)
+	case f.Step > 1:
+		return "%" + strconv.Itoa(f.Step)
+	}
+	return ""
+}
+
+// spreadFormOf returns the form of a key list passed on whole.
+func spreadFormOf(k keyspace.Key) spreadForm {
+	if spreadIndex(k) < 0 {
+		return spreadForm{}
+	}
+	_, suffix, _ := strings.Cut(k.Parts[0].ID, "...")
+	f, _ := parseSpreadForm(suffix)
+	return f
+}
+
+// withForm returns the key group of a key list passed on whole, in form
+// f.
+func withForm(grp Group, f spreadForm) Group {
+	if f == (spreadForm{}) || len(grp) != 1 || spreadIndex(grp[0].Key) < 0 {
 		return grp
 	}
 	p := grp[0].Key.Parts[0]
 	id, _, _ := strings.Cut(p.ID, "...")
-	key := keyspace.Unknown(id+"..."+"-"+strconv.Itoa(k), p.Name, p.NoBraces)
+	key := keyspace.Unknown(id+"..."+f.String(), p.Name, p.NoBraces)
 	return Group{{key, grp[0].Pos}}
+}
+
+// selectKeys returns the keys among the groups of the arguments a caller
+// gives to a key list passed on whole, in form f, or open when they are
+// not all known.
+func (f spreadForm) selectKeys(groups []Group, open bool) ([]Group, bool) {
+	if f == (spreadForm{}) {
+		return groups, open
+	}
+	if len(groups) == 1 && len(groups[0]) == 1 && spreadIndex(groups[0][0].Key) >= 0 {
+		if spreadFormOf(groups[0][0].Key) != (spreadForm{}) {
+			return nil, true
+		}
+		// The caller's own list, passed on whole: its callers'.
+		return []Group{withForm(groups[0], f)}, open
+	}
+	if open {
+		return nil, true
+	}
+	switch {
+	case f.Tail > 0:
+		if len(groups) < f.Tail {
+			return nil, true
+		}
+		return groups[:len(groups)-f.Tail], false
+	case f.Step > 1:
+		var out []Group
+		for i := 0; i < len(groups); i += f.Step {
+			out = append(out, groups[i])
+		}
+		return out, false
+	case f.Counted:
+		if len(groups) == 0 || len(groups[0]) != 1 {
+			return nil, true
+		}
+		text, ok := groups[0][0].Key.Literal()
+		n, err := strconv.Atoi(text)
+		if !ok || err != nil || n < 0 || 1+n > len(groups) {
+			return nil, true
+		}
+		return groups[1 : 1+n], false
+	}
+	return groups, false
 }
 
 func hasSpread(groups []Group) bool {
@@ -158,17 +274,7 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 		if len(alts) == 1 {
 			if n := spreadIndex(alts[0]); n >= 0 {
 				groups, open := g.spreadArgs(e, call, sig, n)
-				if k := spreadTail(alts[0]); k > 0 {
-					// The caller's elements but the last k (a timeout).
-					switch {
-					case len(groups) == 1 && spreadIndex(groups[0][0].Key) >= 0:
-						groups = []Group{withTail(groups[0], k)}
-					case !open && len(groups) >= k:
-						groups = groups[:len(groups)-k]
-					default:
-						groups, open = nil, true
-					}
-				}
+				groups, open = spreadFormOf(alts[0]).selectKeys(groups, open)
 				site.Keys = append(site.Keys, groups...)
 				site.Open = site.Open || open
 				continue

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/ruleset"
@@ -226,13 +227,43 @@ func (g *Engine) byName(fn *types.Func) *ruleset.Method {
 			m = c.Methods[fn.Name()]
 		}
 	}
-	if m == nil || m.Kind != ruleset.KindCommand || !multiKey(m) && !g.listsReply(sig, m) || !keyTyped(sig, m) {
+	if m == nil || m.Kind != ruleset.KindCommand {
+		return nil
+	}
+	if pm := mapPairs(sig, m); pm != nil {
+		m = pm
+	} else if !multiKey(m) && !g.listsReply(sig, m) || !keyTyped(sig, m) {
 		return nil
 	}
 	if len(g.implementations(fn)) > 0 {
 		return nil // the implementation's own commands are followed
 	}
 	return m
+}
+
+// mapPairs returns the rule of a method that takes as a map, in sig, the
+// key value pairs that go-redis's m takes as pairs ...any (GoFrame's
+// MSet(ctx, keyValueMap map[string]interface{})): the map's keys are the
+// keys. Nil for another.
+func mapPairs(sig *types.Signature, m *ruleset.Method) *ruleset.Method {
+	if len(m.Keys) != 1 || !m.Keys[0].Variadic || m.Keys[0].Step != 2 || m.Keys[0].Field != "" {
+		return nil
+	}
+	n := m.Keys[0].Param
+	if sig.Params().Len() != n+1 || !IsContext(sig.Params().At(0).Type()) || sig.Variadic() {
+		return nil
+	}
+	mt, ok := sig.Params().At(n).Type().Underlying().(*types.Map)
+	if !ok || !types.Identical(mt.Key(), types.Typ[types.String]) {
+		return nil
+	}
+	sel, err := ruleset.ParseSelector(strconv.Itoa(n) + "{}")
+	if err != nil {
+		return nil
+	}
+	pm := *m
+	pm.Keys = []ruleset.Selector{sel}
+	return &pm
 }
 
 // redisNamed reports whether an element of an import path names Redis

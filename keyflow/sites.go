@@ -508,13 +508,17 @@ func sliceGroups(e *evaluator, sl slice, sel ruleset.Selector) (groups []Group, 
 // with keys and ids each appended in a loop over the same streams, splits
 // where its elements do when the halves are built alike, each element
 // that stands for many against one that does: the command needs as many
-// IDs as streams, so the first half is what the first loops added.
-// Anything else is not split.
+// IDs as streams, so the first half is what the first loops added. One
+// made twice as long as n and filled at i and n+i splits where the
+// stores do. Anything else is not split.
 func firstHalf(sl slice) ([]elem, bool) {
 	if sl.open {
 		return nil, false
 	}
 	n := len(sl.elems)
+	if sl.half > 0 && sl.half < n {
+		return sl.elems[:sl.half], true // stores at i and at n+i
+	}
 	if !hasMany(sl.elems) {
 		return sl.elems[:n/2], true
 	}

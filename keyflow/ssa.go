@@ -329,9 +329,20 @@ type coll struct {
 	// cyc are the phis and cells being walked that the walk met again: the
 	// elements seen since are added at every turn of a loop.
 	cyc []ssa.Value
+	// half, when not 0, is the number of elements that fill the first
+	// half of a slice made twice as long as something and filled by
+	// index in both halves (filled).
+	half int
 }
 
 func (c *coll) add(o coll) {
+	switch {
+	case len(o.elems) == 0 && !o.open:
+	case len(c.elems) == 0 && !c.open:
+		c.half = o.half
+	default:
+		c.half = 0
+	}
 	c.open = c.open || o.open
 	for _, x := range o.cyc {
 		if !slices.Contains(c.cyc, x) {
@@ -724,6 +735,12 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 	}
 	var st []stored
 	var out coll
+	// m is n of make([]T, 2*n), whose second half stores at n+i fill.
+	var m ssa.Value
+	if ms, ok := v.(*ssa.MakeSlice); ok {
+		m = doubled(ms.Len)
+	}
+	second := 0
 	var visit func(x ssa.Value, refs []ssa.Instruction)
 	seen := map[ssa.Value]bool{}
 	visit = func(x ssa.Value, refs []ssa.Instruction) {
@@ -754,6 +771,9 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					if idx < 0 {
 						el.many = true
 						idx = 1 << 40
+						if m != nil && addsTo(r.Index, m) {
+							idx, second = 1<<41, second+1 // strs[n+i]
+						}
 					}
 					st = append(st, stored{idx, el})
 				}
@@ -783,8 +803,10 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 				}
 				out.open = true
 			case *ssa.Store:
-				// Stored in the slice field being walked: its write.
-				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil && !w.localBusy(fa) {
+				// Stored in the slice field being walked: its write; or
+				// in a field of the struct that the call being resolved
+				// takes (&redis.XReadGroupArgs{Streams: strs}).
+				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil && !w.localBusy(fa) && !w.argStruct(fa.X) {
 					out.open = true
 				}
 			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
@@ -808,15 +830,121 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 	})
 	var c coll
 	for i, s := range st {
-		if i > 0 && s.idx == st[i-1].idx && s.idx != 1<<40 {
+		if i > 0 && s.idx == st[i-1].idx && s.idx < 1<<40 {
 			// Stored twice at one index: which value is there depends on
 			// the order, which is not followed.
 			return coll{open: true}
 		}
 		c.elems = append(c.elems, s.elem)
 	}
+	constIndex := slices.ContainsFunc(st, func(s stored) bool { return s.idx < 1<<40 })
+	if first := len(c.elems) - second; second > 0 && first > 0 && !constIndex {
+		// XREADGROUP's streams at i, their IDs at n+i: the first half
+		// is what the stores at i hold.
+		c.half = first
+	}
 	c.add(out)
 	return c
+}
+
+// doubled returns n of a length 2*n, n*2 or n+n, or nil.
+func doubled(x ssa.Value) ssa.Value {
+	if c, ok := x.(*ssa.Convert); ok {
+		x = c.X
+	}
+	b, ok := x.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	two := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		if !ok || c.Value == nil {
+			return false
+		}
+		n, ok := constInt(c.Value)
+		return ok && n == 2
+	}
+	switch {
+	case b.Op == token.MUL && two(b.Y):
+		return b.X
+	case b.Op == token.MUL && two(b.X):
+		return b.Y
+	case b.Op == token.ADD && sameValue(b.X, b.Y, 0):
+		return b.X
+	}
+	return nil
+}
+
+// addsTo reports whether an index is m+i or i+m.
+func addsTo(idx, m ssa.Value) bool {
+	b, ok := idx.(*ssa.BinOp)
+	return ok && b.Op == token.ADD && (sameValue(b.X, m, 0) || sameValue(b.Y, m, 0))
+}
+
+// sameValue reports whether two values are computed alike from the same
+// values: len(r.conf.Streams) twice.
+func sameValue(a, b ssa.Value, depth int) bool {
+	if a == b {
+		return true
+	}
+	if depth > 6 {
+		return false
+	}
+	switch a := a.(type) {
+	case *ssa.Call:
+		b, ok := b.(*ssa.Call)
+		if !ok || len(a.Call.Args) != 1 || len(b.Call.Args) != 1 {
+			return false
+		}
+		ba, ok := a.Call.Value.(*ssa.Builtin)
+		bb, ok2 := b.Call.Value.(*ssa.Builtin)
+		if !ok || !ok2 || ba.Name() != "len" || bb.Name() != "len" {
+			return false
+		}
+		return sameValue(a.Call.Args[0], b.Call.Args[0], depth+1)
+	case *ssa.UnOp:
+		b, ok := b.(*ssa.UnOp)
+		return ok && a.Op == token.MUL && b.Op == token.MUL && sameValue(a.X, b.X, depth+1) && sameLoads(a, b)
+	case *ssa.FieldAddr:
+		b, ok := b.(*ssa.FieldAddr)
+		return ok && fieldVar(a) == fieldVar(b) && fieldVar(a) != nil && sameValue(a.X, b.X, depth+1)
+	case *ssa.Field:
+		b, ok := b.(*ssa.Field)
+		return ok && a.Field == b.Field && sameValue(a.X, b.X, depth+1)
+	}
+	return false
+}
+
+// sameLoads reports whether two loads read what nothing in between may
+// write: both in one block, or the address a field that the function
+// never stores to.
+func sameLoads(a, b *ssa.UnOp) bool {
+	fa, ok := a.X.(*ssa.FieldAddr)
+	if !ok {
+		return a.Block() == b.Block()
+	}
+	fn := a.Parent()
+	for _, blk := range fn.Blocks {
+		for _, ins := range blk.Instrs {
+			if st, ok := ins.(*ssa.Store); ok {
+				if sf, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(sf) == fieldVar(fa) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// argStruct reports whether x is a struct the function makes and hands
+// to the call being resolved, and nothing else (localStruct).
+func (w *walker) argStruct(x ssa.Value) bool {
+	a, ok := x.(*ssa.Alloc)
+	c, isCall := w.at.(ssa.CallInstruction)
+	if !ok || !isCall || !slices.Contains(c.Common().Args, ssa.Value(a)) {
+		return false
+	}
+	return w.localStruct(a)
 }
 
 // storedInto reports whether some element of the slice v is stored to.
@@ -1087,7 +1215,7 @@ func (l *ssaLayer) sliceParam(p *ssa.Parameter) string {
 // values, and for one that stands for many, its values as another
 // iteration sees them, in again.
 func (l *ssaLayer) slice(e *evaluator, c coll) slice {
-	out := slice{open: c.open}
+	out := slice{open: c.open, half: c.half}
 	for _, el := range c.elems {
 		alts, ev := l.elemKeys(e, el)
 		again := el.again
@@ -1681,7 +1809,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			return false // Do(ctx, args...) of the callers' command
 		}
 		return g.rawSpreadParam(site, items[0].text, len(items), func(i int) Group { return items[i].alts },
-			Group{{keyspace.Unknown(p+"...", exprName(last)+"...", false), last.Pos()}})
+			Group{{keyspace.Unknown(p+"...", exprName(last)+"...", false), last.Pos()}}, false)
 	}
 	sl, ok := g.ssaSpread(e, call, last)
 	if !ok || sl.open {
@@ -1723,13 +1851,26 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		if g.evalPassedOn(e, site, items) {
 			return true
 		}
-		if spreads > 1 || !items[len(items)-1].spread() {
+		n := slices.IndexFunc(items, rawItem.spread)
+		if spreads > 1 || n == 0 {
 			return false
 		}
-		n := len(items) - 1
 		fixed := func(i int) Group { return items[i].alts }
-		return g.rawSpreadParam(site, items[0].text, n, fixed, items[n].alts) ||
+		if n < len(items)-1 {
+			// Options after the callers' arguments (ZINTER's
+			// WITHSCORES): only where the callers count their keys.
+			for _, it := range items[n+1:] {
+				if it.text == "" || it.many {
+					return false
+				}
+			}
+			return g.rawSpreadParam(site, items[0].text, n, fixed, items[n].alts, true)
+		}
+		return g.rawSpreadParam(site, items[0].text, n, fixed, items[n].alts, false) ||
 			g.rawSpreadNoKeys(site, items[0].text, n, fixed)
+	}
+	if g.countedPassedOn(e, site, items) {
+		return true
 	}
 	argv := make([]string, len(items))
 	for i, it := range items {
@@ -1888,6 +2029,77 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 	return true
 }
 
+// countedPassedOn resolves a raw command whose key count is len(keys)
+// of a slice parameter keys, and whose keys are its elements after it,
+// as a framework's ZDIFF builds it:
+//
+//	args := []interface{}{"ZDIFF", len(keys)}
+//	for _, key := range keys {
+//		args = append(args, key)
+//	}
+//
+// The keys are the parameter's, passed on whole ("$N..."), for the
+// callers to fill. Scripts are evalPassedOn's.
+func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool {
+	cmd := g.rules.Command(items[0].text)
+	if cmd == nil || strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall") {
+		return false
+	}
+	for i := 1; i+1 < len(items); i++ {
+		if len(items[i].alts) != 1 {
+			continue
+		}
+		counted, ok := strings.CutPrefix(unknownID(items[i].alts[0].Key), "len(")
+		counted = strings.TrimSuffix(counted, ")")
+		if !ok || !isParamID(counted) {
+			continue
+		}
+		k, err := strconv.Atoi(counted[1:])
+		if err != nil || !items[i+1].elemsOf(k) {
+			continue
+		}
+		j := i + 1
+		for j < len(items) && items[j].elemsOf(k) {
+			j++
+		}
+		// The command as if the list held one key, and then two: the
+		// count must be the one its key spec reads.
+		argv := func(n int) []string {
+			var out []string
+			for _, it := range items[:i] {
+				out = append(out, it.text)
+			}
+			out = append(out, strconv.Itoa(n))
+			out = append(out, make([]string, n)...)
+			for _, it := range items[j:] {
+				out = append(out, it.text)
+			}
+			return out
+		}
+		pos, ok := cmd.KeyPositions(argv(1))
+		pos2, ok2 := cmd.KeyPositions(argv(2))
+		if !ok || !ok2 || !slices.Contains(pos, i+1) || !slices.Contains(pos2, i+1) || !slices.Contains(pos2, i+2) {
+			return false
+		}
+		site.Command = strings.ToUpper(items[0].text)
+		site.Name = site.Command
+		name := e.paramName("$"+strconv.Itoa(k)) + "..."
+		for _, p := range pos {
+			switch {
+			case p < i+1:
+				site.Keys = append(site.Keys, items[p].alts)
+			case p == i+1:
+				site.Keys = append(site.Keys, Group{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", name, false), items[i+1].alts[0].Pos}})
+			default:
+				site.Keys = append(site.Keys, items[p-(i+2)+j].alts)
+			}
+		}
+		setFlags(site, cmd)
+		return true
+	}
+	return false
+}
+
 // unknownID returns the identity of a key that is one unknown value, or "".
 func unknownID(k keyspace.Key) string {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown {
@@ -1902,8 +2114,12 @@ func unknownID(k keyspace.Key) string {
 // elements as keys, the key list passed on whole ("$N..."), for the
 // callers to fill; one whose keys run through all but the last argument
 // (Do("BLPOP", args...), the timeout last) all but the last element
-// ("$N...-1").
-func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) Group, spread Group) bool {
+// ("$N...-1"); one whose keys are every other argument (MSET's pairs)
+// every other element ("$N...%2"); one whose key count comes first
+// (ZUNION numkeys key [key ...]) the elements it counts ("$N...#"), and
+// then arguments after the spread, options (optsAfter), do not change
+// which are keys.
+func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) Group, spread Group, optsAfter bool) bool {
 	if name == "" {
 		return false
 	}
@@ -1911,32 +2127,15 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 	if cmd == nil {
 		return false
 	}
-	// With 2 to 4 arguments in the spread, every one is a key, or every
-	// one but the last (BLPOP's timeout).
-	tail := -1
-	for extra := 2; extra <= 4; extra++ {
-		argv := make([]string, n+extra)
-		argv[0] = name
-		pos, ok := cmd.KeyPositions(argv)
-		if !ok {
-			return false
-		}
-		t := 0
-		for i := n + extra - 1; i >= n && !slices.Contains(pos, i); i-- {
-			t++
-		}
-		for i := n; i < n+extra-t; i++ {
-			if !slices.Contains(pos, i) {
-				return false
-			}
-		}
-		if t > 1 || tail >= 0 && t != tail {
-			return false
-		}
-		tail = t
+	f, ok := spreadKeys(cmd, n)
+	if !ok || optsAfter && !f.Counted {
+		return false
 	}
-	argv := make([]string, n+1)
+	// The keys among the fixed arguments, the name's first: the same
+	// whatever the spread holds.
+	argv := make([]string, n+3)
 	argv[0] = name
+	argv[n] = "2"
 	pos, _ := cmd.KeyPositions(argv)
 	site.Command = strings.ToUpper(name)
 	site.Name = site.Command
@@ -1945,9 +2144,68 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 			site.Keys = append(site.Keys, fixed(p))
 		}
 	}
-	site.Keys = append(site.Keys, withTail(spread, tail))
+	site.Keys = append(site.Keys, withForm(spread, f))
 	setFlags(site, cmd)
 	return true
+}
+
+// spreadKeys returns which arguments of a spread after n fixed ones
+// (name first) are keys, tried with 2 to 6 of them: every one, every
+// one but the last (BLPOP's timeout), every other from the first (MSET's
+// pairs), or those that the first counts (numkeys).
+func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
+	// keysIn returns the positions of the keys in the spread of extra
+	// arguments, given texts, "" unknown.
+	keysIn := func(texts ...string) ([]int, bool) {
+		argv := make([]string, n+len(texts))
+		argv[0] = cmd.Name
+		copy(argv[n:], texts)
+		pos, ok := cmd.KeyPositions(argv)
+		var in []int
+		for _, p := range pos {
+			if p >= n {
+				in = append(in, p-n)
+			}
+		}
+		return in, ok
+	}
+	form := func(want func(extra int) []int) bool {
+		for extra := 2; extra <= 6; extra++ {
+			pos, ok := keysIn(make([]string, extra)...)
+			if !ok || !slices.Equal(pos, want(extra)) {
+				return false
+			}
+		}
+		return true
+	}
+	upTo := func(last, step int) []int {
+		var out []int
+		for i := 0; i < last; i += step {
+			out = append(out, i)
+		}
+		return out
+	}
+	switch {
+	case form(func(extra int) []int { return upTo(extra, 1) }):
+		return spreadForm{}, true
+	case form(func(extra int) []int { return upTo(extra-1, 1) }):
+		return spreadForm{Tail: 1}, true
+	case form(func(extra int) []int { return upTo(extra, 2) }):
+		return spreadForm{Step: 2}, true
+	case strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall"):
+		return spreadForm{}, false // a script's keys: evalPassedOn
+	}
+	// numkeys first: 1, 2 and 3 keys after it, and an option after them.
+	for k := 1; k <= 3; k++ {
+		texts := make([]string, k+2)
+		texts[0] = strconv.Itoa(k)
+		texts[k+1] = "WEIGHTS"
+		pos, ok := keysIn(texts...)
+		if !ok || !slices.Equal(pos, upTo(k+1, 1)[1:]) {
+			return spreadForm{}, false
+		}
+	}
+	return spreadForm{Counted: true}, true
 }
 
 // rawSpreadNoKeys resolves Do("HDEL", key, fields...) with fields a

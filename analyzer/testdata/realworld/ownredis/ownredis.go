@@ -3,7 +3,8 @@
 // go-redis's and whose implementation is in another module.
 //
 // Origin: gogf/gf v2.9.0 (os/gcache/gcache_adapter_redis.go): SetMap
-// deletes the keys of the caller's map in one DEL, Data reads every key
+// deletes the keys of the caller's map in one DEL, or sets them in one
+// MSET (util/gconv converts the map), Data reads every key
 // that KEYS * lists in one MGET, Remove deletes the caller's keys.
 package ownredis
 
@@ -11,6 +12,7 @@ import (
 	"context"
 	"fmt"
 
+	"slotlint.test/realworld/ownredis/gconv"
 	"slotlint.test/realworld/ownredis/gredis"
 )
 
@@ -25,6 +27,14 @@ func (c *AdapterRedis) SetMap(ctx context.Context, data map[any]any) error { // 
 	}
 	_, err := c.redis.Del(ctx, keys...) // want `DEL of the callers' keys`
 	return err
+}
+
+func (c *AdapterRedis) SetMapForever(ctx context.Context, data map[any]any) error {
+	return c.redis.MSet(ctx, gconv.Map(data)) // want `MSET of the callers' keys`
+}
+
+func (c *AdapterRedis) setProfile(ctx context.Context, id string, name, age any) error {
+	return c.redis.MSet(ctx, map[string]any{"name:" + id: name, "age:" + id: age}) // want `MSET keys "name:<id>" .* and "age:<id>" .* may hash to different slots`
 }
 
 func (c *AdapterRedis) Data(ctx context.Context) (map[string]string, error) {
@@ -50,6 +60,10 @@ func (c *AdapterRedis) DataFixed(ctx context.Context) (map[string]string, error)
 		return nil, err
 	}
 	return c.redis.MGet(ctx, keys...)
+}
+
+func (c *AdapterRedis) setProfileFixed(ctx context.Context, id string, name, age any) error {
+	return c.redis.MSet(ctx, map[string]any{"{user:" + id + "}:name": name, "{user:" + id + "}:age": age})
 }
 
 func (c *AdapterRedis) SwapFixed(ctx context.Context, id string) error {

@@ -18,6 +18,8 @@ type IGroupGeneric interface {
 
 type IGroupString interface {
 	MGet(ctx context.Context, keys ...string) (map[string]string, error)
+	// MSet takes the pairs as a map, unlike go-redis's pairs ...any.
+	MSet(ctx context.Context, keyValueMap map[string]interface{}) error
 }
 
 type (
