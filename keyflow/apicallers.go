@@ -75,22 +75,44 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 // paramCallerKeys returns the keys of a carried site that are each made
 // of its function's parameters alone, with literal text or not, two of
 // them different at least (dotweb's RPopLPush(source, destination)), when
-// the function is reached from outside the module; nil otherwise.
+// the function is reached from outside the module; nil otherwise. A key
+// of the function's own with literal text and no brace may stand beside
+// them (ginx's Session.Del: DEL of the session's "session:" + ssid and the
+// caller's key): nothing puts the callers' key in its slot.
 func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
 	if site.SplitAlone || site.Name == "" || !g.reachedFromOutside(s.Obj) || site.Through && !site.named && g.reachedFromOutside(site.Callee) || kept(s, site) {
 		return nil
 	}
 	var out Group
+	params := 0
 	for _, v := range site.Chosen {
-		if !ofParams(v.Key) {
+		switch {
+		case ofParams(v.Key):
+			params++
+		case !ownKey(v.Key):
 			return nil
 		}
 		out = addDistinct(out, v)
 	}
-	if len(out) < 2 {
+	if len(out) < 2 || params == 0 {
 		return nil
 	}
 	return out
+}
+
+// ownKey reports whether a key has literal text and no brace in it.
+func ownKey(k keyspace.Key) bool {
+	text := false
+	for _, p := range k.Parts {
+		if p.Unknown {
+			continue
+		}
+		if strings.ContainsAny(p.Lit, "{}") {
+			return false
+		}
+		text = text || p.Lit != ""
+	}
+	return text
 }
 
 // addDistinct appends v to grp unless grp holds its key already.
