@@ -51,9 +51,14 @@ import (
 //	               function builds, which may differ among themselves; session
 //	               keys written into a bytebufferpool buffer, or a
 //	               configured prefix joined to the id, renamed from one
-//	               id to another
+//	               id to another; a session's own key
+//	               beside the caller's in one DEL
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
+//	  ifacecache   a cache type handed out as another package's
+//	               interface, which its constructor returns
+//	  lazyscript   a redigo script that a getter makes on first use and
+//	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown
 //	               in loops and spread into MSET or a raw Do, redigo's
 //	               Args.AddFlat of a slice; EVALSHA of a digest written in

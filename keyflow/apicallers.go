@@ -274,17 +274,31 @@ func exposed(named *types.Named, fn *types.Func) bool {
 }
 
 // exportedInterfaces returns the exported interface types of a package
-// that have methods.
+// that have methods, and the interface types, of any package, that its
+// exported functions return (NewCache(...) (cache.Cache, error) of a
+// package whose cache type is unexported).
 func exportedInterfaces(pkg *types.Package) []*types.Interface {
 	var out []*types.Interface
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || !tn.Exported() {
-			continue
-		}
-		if iface, ok := tn.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
-			out = append(out, iface)
+		switch obj := scope.Lookup(name).(type) {
+		case *types.TypeName:
+			if !obj.Exported() {
+				continue
+			}
+			if iface, ok := obj.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+				out = append(out, iface)
+			}
+		case *types.Func:
+			if !obj.Exported() {
+				continue
+			}
+			res := obj.Signature().Results()
+			for i := range res.Len() {
+				if iface, ok := res.At(i).Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+					out = append(out, iface)
+				}
+			}
 		}
 	}
 	return out

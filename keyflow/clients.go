@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/types/typeutil"
 	"slices"
 	"strconv"
 	"strings"
@@ -536,6 +537,8 @@ func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 			}
 			if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
 				x, e = init, g.pkgEval
+			} else if set, ok := g.setOnce(v); ok {
+				x, e = set.rhs, g.writerEval(set.decl)
 			} else {
 				x = e.setOnce(xx)
 			}
@@ -553,7 +556,22 @@ func (g *Engine) scriptKeyCount(e *evaluator, x ast.Expr) (keyCount, bool) {
 			_, m := g.Resolve(xx)
 			if m == nil || m.Kind != ruleset.KindNewScript {
 				// a function that makes the script: NewScript(n*4, src)
-				return g.makerKeyCount(e, xx)
+				if k, ok := g.makerKeyCount(e, xx); ok {
+					return k, true
+				}
+				// a getter of the package that returns one script
+				// (LPOPRPUSH(cnx), which makes it on first use)
+				fn, _ := typeutil.Callee(g.info, xx).(*types.Func)
+				if fn == nil || fn.Pkg() != g.pkg || g.decls[fn.Origin()] == nil {
+					return keyCount{}, false
+				}
+				decl := g.decls[fn.Origin()]
+				ret := g.oneReturn(decl)
+				if ret == nil {
+					return keyCount{}, false
+				}
+				x, e = ret, g.writerEval(decl)
+				continue
 			}
 			for i, a := range xx.Args {
 				if i != m.Script {

@@ -243,24 +243,8 @@ func (g *Engine) scriptOfDecl(decl *ast.FuncDecl, consts map[int]string, name st
 	if decl.Body == nil || g.scriptCalls[decl] {
 		return ScriptRef{}, false
 	}
-	var ret *ast.ReturnStmt
-	n := 0
-	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			// return "", err: the failure, not the script
-			if len(x.Results) >= 1 {
-				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) && !isEmptyString(g.info, x.Results[0]) {
-					ret = x
-					n++
-				}
-			}
-		}
-		return true
-	})
-	if n != 1 {
+	ret := g.oneReturn(decl)
+	if ret == nil {
 		return ScriptRef{}, false
 	}
 	ce := newEvaluator(g, decl)
@@ -279,7 +263,36 @@ func (g *Engine) scriptOfDecl(decl *ast.FuncDecl, consts map[int]string, name st
 	}
 	g.scriptCalls[decl] = true
 	defer delete(g.scriptCalls, decl)
-	return g.scriptOf(ce, ret.Results[0], name)
+	return g.scriptOf(ce, ret, name)
+}
+
+// oneReturn returns what a function declaration returns first, when one
+// return statement alone returns something other than nil or "" (return
+// "", err: the failure).
+func (g *Engine) oneReturn(decl *ast.FuncDecl) ast.Expr {
+	if decl.Body == nil {
+		return nil
+	}
+	var ret *ast.ReturnStmt
+	n := 0
+	ast.Inspect(decl.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) >= 1 {
+				if t := g.info.TypeOf(x.Results[0]); t != nil && !isNilExpr(x.Results[0]) && !isEmptyString(g.info, x.Results[0]) {
+					ret = x
+					n++
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return ret.Results[0]
 }
 
 func isEmptyString(info *types.Info, x ast.Expr) bool {

@@ -94,7 +94,7 @@ type Engine struct {
 	indexWrites    map[*types.Var][]indexWrite
 	badFieldWrites map[*types.Var]bool
 	fieldOwners    map[*types.Var]*types.Struct    // the struct of each field of the package
-	initSets       map[*types.Var]initSet          // package-level variables set once, in an init function
+	initSets       map[*types.Var]initSet          // package-level variables set once, in a function (setOnce)
 	registered     map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
 	impls          map[*types.Func][]*types.Func   // the implementations of each interface method called
 	pipeFuncs      map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)

@@ -296,8 +296,8 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 }
 
 // pkgVarScript returns the script that a package-level variable holds:
-// by its initializer, its //go:embed file, its one assignment in an init
-// function, or its fact for a variable of another package.
+// by its initializer, its //go:embed file, its one assignment in a
+// function of the package (setOnce), or its fact for a variable of another package.
 func (g *Engine) pkgVarScript(v *types.Var, name string) (ScriptRef, bool) {
 	if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
 		return g.scriptOf(g.pkgEval, init, name)
@@ -305,7 +305,7 @@ func (g *Engine) pkgVarScript(v *types.Var, name string) (ScriptRef, bool) {
 	if src, ok := g.embeddedFile(v); ok {
 		return ScriptRef{Name: name, Src: src, Pos: v.Pos()}, true
 	}
-	if set, ok := g.setInInit(v); ok {
+	if set, ok := g.setOnce(v); ok {
 		return g.scriptOf(g.writerEval(set.decl), set.rhs, name)
 	}
 	if ref, ok := g.registeredScript(v, name); ok {

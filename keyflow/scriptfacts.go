@@ -263,17 +263,19 @@ type initSet struct {
 	rhs  ast.Expr
 }
 
-// setInInit returns the value that an init function of the package gives
-// a package-level variable without an initializer, when that is the only
-// assignment of the variable in the package.
-func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
+// setOnce returns the value that a function of the package gives a
+// package-level variable without an initializer, when that is the only
+// assignment of the variable in the package: in an init function, or in
+// a getter that makes it on first use (if lpoprpush == nil { lpoprpush =
+// redis.NewScript(2, src) }, redutil's LPOPRPUSH). Until then it holds
+// its zero value, which no command can run.
+func (g *Engine) setOnce(v *types.Var) (initSet, bool) {
 	if g.initSets == nil {
 		g.initSets = map[*types.Var]initSet{}
 		count := map[*types.Var]int{}
 		for _, f := range g.files {
 			for _, d := range f.Decls {
 				decl, _ := d.(*ast.FuncDecl)
-				inInit := decl != nil && decl.Recv == nil && decl.Name.Name == "init"
 				ast.Inspect(d, func(n ast.Node) bool {
 					switch n := n.(type) {
 					case *ast.AssignStmt:
@@ -283,7 +285,7 @@ func (g *Engine) setInInit(v *types.Var) (initSet, bool) {
 								continue
 							}
 							count[v]++
-							if inInit && n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+							if decl != nil && n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
 								g.initSets[v] = initSet{decl, n.Rhs[i]}
 							}
 						}
