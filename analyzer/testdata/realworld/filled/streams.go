@@ -7,22 +7,33 @@ import (
 )
 
 // Origin: Jeffail/benthos v3.65.0 (lib/input/reader/redis_streams.go,
-// ReadWithContext): XREADGROUP of every stream of the configuration, its
-// Streams made with make twice their number and filled by index in one
-// loop, the streams in the first half and each one's ID (a backlog ID or
-// ">") in the second. Configured names have no common hashtag.
-type streamsConfig struct {
+// NewRedisStreams and ReadWithContext): XREADGROUP of every stream of the
+// configuration, its Streams made with make twice their number and
+// filled by index in one loop, the streams in the first half and each
+// one's ID (a backlog ID or ">") in the second. The configuration is the
+// constructor's argument, given by the users of the exported input type:
+// nothing puts the configured streams in one slot.
+type RedisStreamsConfig struct {
 	Streams       []string
 	ConsumerGroup string
 	ClientID      string
 }
 
-type streamsReader struct {
-	conf     streamsConfig
+type RedisStreams struct {
+	client   redis.UniversalClient
+	conf     RedisStreamsConfig
 	backlogs map[string]string
 }
 
-func (r *streamsReader) read(ctx context.Context, client redis.UniversalClient) error {
+func NewRedisStreams(conf RedisStreamsConfig, client redis.UniversalClient) *RedisStreams {
+	r := &RedisStreams{conf: conf, client: client, backlogs: make(map[string]string, len(conf.Streams))}
+	for _, str := range conf.Streams {
+		r.backlogs[str] = "0"
+	}
+	return r
+}
+
+func (r *RedisStreams) ReadWithContext(ctx context.Context) error {
 	strs := make([]string, len(r.conf.Streams)*2)
 	for i, str := range r.conf.Streams {
 		strs[i] = str
@@ -32,7 +43,7 @@ func (r *streamsReader) read(ctx context.Context, client redis.UniversalClient) 
 			strs[len(r.conf.Streams)+i] = ">"
 		}
 	}
-	return client.XReadGroup(ctx, &redis.XReadGroupArgs{ // want `XREADGROUP keys "<str>" .* may hash to different slots`
+	return r.client.XReadGroup(ctx, &redis.XReadGroupArgs{ // want `XREADGROUP of the callers' keys`
 		Group:    r.conf.ConsumerGroup,
 		Consumer: r.conf.ClientID,
 		Streams:  strs,
@@ -40,11 +51,11 @@ func (r *streamsReader) read(ctx context.Context, client redis.UniversalClient) 
 }
 
 // Fixed: one stream, read alone.
-func (r *streamsReader) readOne(ctx context.Context, client redis.UniversalClient, stream string) error {
+func (r *RedisStreams) ReadOne(ctx context.Context, stream string) error {
 	strs := make([]string, 2)
 	strs[0] = stream
 	strs[1] = ">"
-	return client.XReadGroup(ctx, &redis.XReadGroupArgs{
+	return r.client.XReadGroup(ctx, &redis.XReadGroupArgs{
 		Group:    r.conf.ConsumerGroup,
 		Consumer: r.conf.ClientID,
 		Streams:  strs,
