@@ -209,8 +209,7 @@ func TestRealWorld(t *testing.T) {
 // "file:line: wrong" (a finding there that names other keys or says
 // something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
 // that the list stays exact.
-var knownGaps = []string{
-}
+var knownGaps = []string{}
 
 type recorder struct{ errs []string }
 
