@@ -258,8 +258,13 @@ func (g *Engine) clientMethod(named *types.Named, fn *types.Func) bool {
 // exposed reports whether method fn of the unexported type named is one
 // of an exported interface of its package that the type implements: the
 // package hands the type out as that interface (a constructor returning
-// RedisCache, implemented by *redisCache).
+// RedisCache, implemented by *redisCache); or whether an exported struct
+// type of the package embeds the type, and so has the method
+// (rejonson's Client embeds *redisProcessor).
 func exposed(named *types.Named, fn *types.Func) bool {
+	if embeddedInExported(named) {
+		return true
+	}
 	ptr := types.NewPointer(named)
 	for _, iface := range exportedInterfaces(named.Obj().Pkg()) {
 		has := false
@@ -268,6 +273,36 @@ func exposed(named *types.Named, fn *types.Func) bool {
 		}
 		if has && (types.Implements(named, iface) || types.Implements(ptr, iface)) {
 			return true
+		}
+	}
+	return false
+}
+
+// embeddedInExported reports whether an exported struct type of named's
+// package embeds named or a pointer to it.
+func embeddedInExported(named *types.Named) bool {
+	scope := named.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		st, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if !f.Embedded() {
+				continue
+			}
+			t := f.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if n, ok := t.(*types.Named); ok && n.Origin() == named.Origin() {
+				return true
+			}
 		}
 	}
 	return false

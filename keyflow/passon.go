@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,6 +205,24 @@ func (f spreadForm) selectKeys(groups []Group, open bool) ([]Group, bool) {
 		// The caller's own list, passed on whole: its callers'.
 		return []Group{withForm(groups[0], f)}, open
 	}
+	if last := len(groups) - 1; last >= 0 && len(groups[last]) == 1 && spreadIndex(groups[last][0].Key) >= 0 {
+		// The caller's fixed arguments and then its own list, passed on
+		// whole (append([]any{key}, args...)).
+		if spreadFormOf(groups[last][0].Key) != (spreadForm{}) || open {
+			return nil, true
+		}
+		switch {
+		case f.Tail > 0:
+			return append(slices.Clone(groups[:last]), withForm(groups[last], f)), false
+		case f.Step > 1 && last%f.Step == 0:
+			var out []Group
+			for i := 0; i < last; i += f.Step {
+				out = append(out, groups[i])
+			}
+			return append(out, withForm(groups[last], f)), false
+		}
+		return nil, true
+	}
 	if open {
 		return nil, true
 	}
@@ -383,6 +402,13 @@ func (g *Engine) spreadArgs(e *evaluator, call *ast.CallExpr, sig *types.Signatu
 		return []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
 	}
 	sl := g.keySlice(e, call, arg)
+	if sl.open {
+		// append([]any{key}, args...) of the function's own list: its
+		// callers' ("$N...") after the key.
+		if ssl, ok := g.ssaSpread(e, call, arg); ok && !ssl.open {
+			sl = ssl
+		}
+	}
 	return e.elemGroups(sl.elems), sl.open
 }
 

@@ -1872,6 +1872,13 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	if g.countedPassedOn(e, site, items) {
 		return true
 	}
+	if k, n := elemsRun(items); k >= 0 {
+		// Every element of a slice parameter appended one by one after
+		// the command's fixed arguments (a helper that joins the
+		// command's name and its arguments): the parameter passed on.
+		spread := Group{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", e.paramName("$"+strconv.Itoa(k))+"...", false), items[n].alts[0].Pos}}
+		return g.rawSpreadParam(site, items[0].text, n, func(i int) Group { return items[i].alts }, spread, false)
+	}
 	argv := make([]string, len(items))
 	for i, it := range items {
 		argv[i] = it.text
@@ -2027,6 +2034,30 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 	}
 	setFlags(site, cmd)
 	return true
+}
+
+// elemsRun returns k and n when the items after the first n, which are
+// not many, are all the elements of slice parameter k, one at each turn
+// of a loop over it; -1 otherwise.
+func elemsRun(items []rawItem) (k, n int) {
+	n = slices.IndexFunc(items, func(it rawItem) bool { return it.many })
+	if n < 1 {
+		return -1, 0
+	}
+	for k = range 64 {
+		if items[n].elemsOf(k) {
+			break
+		}
+	}
+	if k == 64 || items[n].param() >= 0 {
+		return -1, 0
+	}
+	for _, it := range items[n:] {
+		if !it.elemsOf(k) {
+			return -1, 0
+		}
+	}
+	return k, n
 }
 
 // countedPassedOn resolves a raw command whose key count is len(keys)
