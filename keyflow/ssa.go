@@ -2041,15 +2041,11 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 // of a loop over it; -1 otherwise.
 func elemsRun(items []rawItem) (k, n int) {
 	n = slices.IndexFunc(items, func(it rawItem) bool { return it.many })
-	if n < 1 {
+	if n < 1 || len(items[n].alts) == 0 || items[n].param() >= 0 {
 		return -1, 0
 	}
-	for k = range 64 {
-		if items[n].elemsOf(k) {
-			break
-		}
-	}
-	if k == 64 || items[n].param() >= 0 {
+	k, ok := elemParam(unknownID(items[n].alts[0].Key))
+	if !ok {
 		return -1, 0
 	}
 	for _, it := range items[n:] {
@@ -2183,7 +2179,8 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 // spreadKeys returns which arguments of a spread after n fixed ones
 // (name first) are keys, tried with 2 to 6 of them: every one, every
 // one but the last (BLPOP's timeout), every other from the first (MSET's
-// pairs), or those that the first counts (numkeys).
+// pairs) or every third (JSON.MSET's triples), or those that the first
+// counts (numkeys).
 func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
 	// keysIn returns the positions of the keys in the spread of extra
 	// arguments, given texts, "" unknown.
@@ -2223,6 +2220,8 @@ func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
 		return spreadForm{Tail: 1}, true
 	case form(func(extra int) []int { return upTo(extra, 2) }):
 		return spreadForm{Step: 2}, true
+	case form(func(extra int) []int { return upTo(extra, 3) }):
+		return spreadForm{Step: 3}, true // JSON.MSET's triples
 	case strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall"):
 		return spreadForm{}, false // a script's keys: evalPassedOn
 	}
