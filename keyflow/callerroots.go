@@ -95,8 +95,24 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 		}
 	}
 	extra := len(out)
+	var fields Group
 	for _, sel := range site.Method.Keys {
 		if !collectionSelector(site.Call, sel) {
+			// One key in a field of a struct the callers give, that the
+			// function does not see set (ZRangeStore(ctx, dst, z) of
+			// z.Key).
+			if sel.Field == "" || sel.Variadic || sel.Slice || sel.Param >= len(site.Call.Args) {
+				continue
+			}
+			x := site.Call.Args[sel.Param]
+			if g.fieldExpr(s.e, x, sel.Field) != nil {
+				continue // set where it is seen: its value is among the groups
+			}
+			if !g.fromCallers(x) {
+				return nil
+			}
+			name := exprName(x) + "." + sel.Field
+			fields = append(fields, Value{keyspace.Unknown("callers:"+name, name, false), x.Pos()})
 			continue
 		}
 		x := site.Call.Args[sel.Param]
@@ -119,10 +135,10 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 			out = append(out, Value{keyspace.Unknown("callers:"+name, name, false), x.Pos()})
 		}
 	}
-	if len(out) == extra {
+	if len(out) == extra && (len(fields) == 0 || extra+len(fields) < 2) {
 		return nil
 	}
-	return out
+	return append(out, fields...)
 }
 
 // txCallerKeys returns the key group of a transaction that queues a

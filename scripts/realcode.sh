@@ -422,7 +422,10 @@ modules+=("${heldout16[@]}")
 # batch"). `heldout17` names them. redutil needs garyburd/redigo v1.6.0,
 # predictkube-libs a predictkube-proto version the proxy serves, and
 # asynq-x an asynq without x/rate of its own (v0.19.0, which go get picks,
-# holds one too: an ambiguous import): fetched with them, not linted.
+# holds one too: an ambiguous import), and kid leor-w/utils and a quic-go
+# that builds on this Go: fetched with them, not linted. go-zero-taltech
+# is go-zero under its old module path, at a version three years before
+# the ledger's.
 heldout17=(
 	"redutil|github.com/WatchBeam/redutil@v2.5.0+incompatible|github.com/WatchBeam/redutil/queue github.com/garyburd/redigo@v1.6.0"
 	"jobs|github.com/requilence/jobs@v0.4.0|github.com/requilence/jobs"
@@ -430,6 +433,10 @@ heldout17=(
 	"predictkube-libs|github.com/dysnix/predictkube-libs@v0.1.0|github.com/dysnix/predictkube-libs/external/cache/redis github.com/dysnix/predictkube-proto@v0.0.0-20250415003810-aa0af0a0019b"
 	"asynq-x|github.com/hibiken/asynq/x@v0.0.0-20211219150637-8dfabfccb3be|github.com/hibiken/asynq/x/rate github.com/hibiken/asynq@v0.20.0"
 	"nightingale|github.com/ccfos/nightingale/v6@v6.7.3|github.com/ccfos/nightingale/v6/storage github.com/ccfos/nightingale/v6/memsto github.com/ccfos/nightingale/v6/center/metas github.com/ccfos/nightingale/v6/center/router"
+	"go-zero-taltech|github.com/tal-tech/go-zero@v1.2.1|github.com/tal-tech/go-zero/core/stores/redis github.com/tal-tech/go-zero/core/stores/cache github.com/tal-tech/go-zero/core/stores/kv github.com/tal-tech/go-zero/core/limit github.com/tal-tech/go-zero/core/bloom"
+	"kid|github.com/leor-w/kid@v1.20.1|github.com/leor-w/kid/database/redis github.com/leor-w/kid/plugin/delayed github.com/leor-w/utils@v0.0.3 github.com/quic-go/quic-go@v0.37.7"
+	"toolkits-pkg|github.com/toolkits/pkg@v1.3.6|github.com/toolkits/pkg/cache"
+	"eopa|github.com/open-policy-agent/eopa@v1.46.1-0.20260410145035-769c001a4008|github.com/open-policy-agent/eopa/pkg/builtins"
 )
 modules+=("${heldout17[@]}")
 
