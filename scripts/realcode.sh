@@ -425,7 +425,8 @@ modules+=("${heldout16[@]}")
 # holds one too: an ambiguous import), and kid leor-w/utils and a quic-go
 # that builds on this Go: fetched with them, not linted. go-zero-taltech
 # is go-zero under its old module path, at a version three years before
-# the ledger's.
+# the ledger's, and jobs a fork of the ledger's albrow-jobs: linted, and
+# left out of the batch's count.
 heldout17=(
 	"redutil|github.com/WatchBeam/redutil@v2.5.0+incompatible|github.com/WatchBeam/redutil/queue github.com/garyburd/redigo@v1.6.0"
 	"jobs|github.com/requilence/jobs@v0.4.0|github.com/requilence/jobs"
