@@ -198,46 +198,32 @@ func (f spreadForm) selectKeys(groups []Group, open bool) ([]Group, bool) {
 	if f == (spreadForm{}) {
 		return groups, open
 	}
-	if len(groups) == 1 && len(groups[0]) == 1 && spreadIndex(groups[0][0].Key) >= 0 {
-		if spreadFormOf(groups[0][0].Key) != (spreadForm{}) {
-			return nil, true
-		}
-		// The caller's own list, passed on whole: its callers'.
-		return []Group{withForm(groups[0], f)}, open
-	}
-	if last := len(groups) - 1; last >= 0 && len(groups[last]) == 1 && spreadIndex(groups[last][0].Key) >= 0 {
-		// The caller's fixed arguments and then its own list, passed on
-		// whole (append([]any{key}, args...)).
-		if spreadFormOf(groups[last][0].Key) != (spreadForm{}) || open {
-			return nil, true
-		}
-		switch {
-		case f.Tail > 0:
-			return append(slices.Clone(groups[:last]), withForm(groups[last], f)), false
-		case f.Step > 1 && last%f.Step == 0:
-			var out []Group
-			for i := 0; i < last; i += f.Step {
-				out = append(out, groups[i])
-			}
-			return append(out, withForm(groups[last], f)), false
-		}
-		return nil, true
-	}
-	if open {
-		return nil, true
-	}
+	last := len(groups) - 1
+	whole := last >= 0 && len(groups[last]) == 1 && spreadIndex(groups[last][0].Key) >= 0
 	switch {
+	case open, whole && spreadFormOf(groups[last][0].Key) != (spreadForm{}):
+		return nil, true
+	case whole:
+		// The caller's own list, passed on whole after its fixed
+		// arguments, if any (append([]any{key}, args...)): its callers',
+		// in the same form.
+		fixed, list := groups[:last], withForm(groups[last], f)
+		switch {
+		case len(fixed) == 0:
+			return []Group{list}, false
+		case f.Tail > 0:
+			return append(slices.Clone(fixed), list), false
+		case f.Step > 1 && len(fixed)%f.Step == 0:
+			return append(everyStep(fixed, f.Step), list), false
+		}
+		return nil, true
 	case f.Tail > 0:
 		if len(groups) < f.Tail {
 			return nil, true
 		}
 		return groups[:len(groups)-f.Tail], false
 	case f.Step > 1:
-		var out []Group
-		for i := 0; i < len(groups); i += f.Step {
-			out = append(out, groups[i])
-		}
-		return out, false
+		return everyStep(groups, f.Step), false
 	case f.Counted:
 		if len(groups) == 0 || len(groups[0]) != 1 {
 			return nil, true
@@ -250,6 +236,15 @@ func (f spreadForm) selectKeys(groups []Group, open bool) ([]Group, bool) {
 		return groups[1 : 1+n], false
 	}
 	return groups, false
+}
+
+// everyStep returns every step-th group, from the first.
+func everyStep(groups []Group, step int) []Group {
+	var out []Group
+	for i := 0; i < len(groups); i += step {
+		out = append(out, groups[i])
+	}
+	return out
 }
 
 func hasSpread(groups []Group) bool {

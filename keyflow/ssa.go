@@ -2001,13 +2001,8 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 	if !isParamID(script) {
 		return false
 	}
-	counted, ok := strings.CutPrefix(unknownID(items[2].alts[0].Key), "len(")
-	counted = strings.TrimSuffix(counted, ")")
-	if !ok || !isParamID(counted) {
-		return false
-	}
-	k, err := strconv.Atoi(counted[1:])
-	if err != nil {
+	k, ok := lenOfParam(items[2].alts[0].Key)
+	if !ok {
 		return false
 	}
 	i := 3
@@ -2076,13 +2071,8 @@ func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool
 		if len(items[i].alts) != 1 {
 			continue
 		}
-		counted, ok := strings.CutPrefix(unknownID(items[i].alts[0].Key), "len(")
-		counted = strings.TrimSuffix(counted, ")")
-		if !ok || !isParamID(counted) {
-			continue
-		}
-		k, err := strconv.Atoi(counted[1:])
-		if err != nil || !items[i+1].elemsOf(k) {
+		k, ok := lenOfParam(items[i].alts[0].Key)
+		if !ok || !items[i+1].elemsOf(k) {
 			continue
 		}
 		j := i + 1
@@ -2125,6 +2115,18 @@ func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool
 		return true
 	}
 	return false
+}
+
+// lenOfParam returns N of a key that is len($N), the length of the
+// function's parameter N.
+func lenOfParam(k keyspace.Key) (int, bool) {
+	counted, ok := strings.CutPrefix(unknownID(k), "len(")
+	counted = strings.TrimSuffix(counted, ")")
+	if !ok || !isParamID(counted) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(counted[1:])
+	return n, err == nil
 }
 
 // unknownID returns the identity of a key that is one unknown value, or "".
