@@ -100,19 +100,18 @@ func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
 	return out
 }
 
-// ownKey reports whether a key has literal text and no brace in it.
+// ownKey reports whether a key has literal text (HasShape) and no brace
+// in it.
 func ownKey(k keyspace.Key) bool {
-	text := false
+	if !HasShape(k) {
+		return false
+	}
 	for _, p := range k.Parts {
-		if p.Unknown {
-			continue
-		}
-		if strings.ContainsAny(p.Lit, "{}") {
+		if !p.Unknown && strings.ContainsAny(p.Lit, "{}") {
 			return false
 		}
-		text = text || p.Lit != ""
 	}
-	return text
+	return true
 }
 
 // addDistinct appends v to grp unless grp holds its key already.

@@ -4,10 +4,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/types/typeutil"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/ruleset"
 )

@@ -75,6 +75,13 @@ func (e *evaluator) paramSet(v *types.Var) bool {
 	return e.setParams[v]
 }
 
+// paramList returns the key group of slice parameter n passed on whole
+// ("$N...").
+func (e *evaluator) paramList(n int, pos token.Pos) Group {
+	id := "$" + strconv.Itoa(n)
+	return Group{{keyspace.Unknown(id+"...", e.paramName(id)+"...", false), pos}}
+}
+
 // paramName returns the name of the parameter whose identity is id, or
 // "" for another.
 func (e *evaluator) paramName(id string) string {

@@ -1876,8 +1876,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		// Every element of a slice parameter appended one by one after
 		// the command's fixed arguments (a helper that joins the
 		// command's name and its arguments): the parameter passed on.
-		spread := Group{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", e.paramName("$"+strconv.Itoa(k))+"...", false), items[n].alts[0].Pos}}
-		return g.rawSpreadParam(site, items[0].text, n, func(i int) Group { return items[i].alts }, spread, false)
+		return g.rawSpreadParam(site, items[0].text, n, func(i int) Group { return items[i].alts }, e.paramList(k, items[n].alts[0].Pos), false)
 	}
 	argv := make([]string, len(items))
 	for i, it := range items {
@@ -2018,8 +2017,7 @@ func (g *Engine) evalPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 	}
 	site.Command = strings.ToUpper(items[0].text)
 	site.Name = site.Command
-	name := e.paramName("$"+strconv.Itoa(k)) + "..."
-	site.Keys = []Group{{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", name, false), items[3].alts[0].Pos}}}
+	site.Keys = []Group{e.paramList(k, items[3].alts[0].Pos)}
 	n, _ := strconv.Atoi(script[1:])
 	site.scriptParam = n + 1
 	site.runArgsKnown = true
@@ -2064,7 +2062,7 @@ func elemsRun(items []rawItem) (k, n int) {
 // callers to fill. Scripts are evalPassedOn's.
 func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool {
 	cmd := g.rules.Command(items[0].text)
-	if cmd == nil || strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall") {
+	if cmd == nil || runsScript(cmd) {
 		return false
 	}
 	for i := 1; i+1 < len(items); i++ {
@@ -2100,13 +2098,12 @@ func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool
 		}
 		site.Command = strings.ToUpper(items[0].text)
 		site.Name = site.Command
-		name := e.paramName("$"+strconv.Itoa(k)) + "..."
 		for _, p := range pos {
 			switch {
 			case p < i+1:
 				site.Keys = append(site.Keys, items[p].alts)
 			case p == i+1:
-				site.Keys = append(site.Keys, Group{{keyspace.Unknown("$"+strconv.Itoa(k)+"...", name, false), items[i+1].alts[0].Pos}})
+				site.Keys = append(site.Keys, e.paramList(k, items[i+1].alts[0].Pos))
 			default:
 				site.Keys = append(site.Keys, items[p-(i+2)+j].alts)
 			}
@@ -2115,6 +2112,13 @@ func (g *Engine) countedPassedOn(e *evaluator, site *Site, items []rawItem) bool
 		return true
 	}
 	return false
+}
+
+// runsScript reports whether a command runs a script or a function
+// (EVAL, EVALSHA, FCALL and their _RO forms), whose keys come with the
+// script's checks (evalPassedOn, rawScript).
+func runsScript(cmd *ruleset.Command) bool {
+	return strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall")
 }
 
 // lenOfParam returns N of a key that is len($N), the length of the
@@ -2224,7 +2228,7 @@ func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
 		return spreadForm{Step: 2}, true
 	case form(func(extra int) []int { return upTo(extra, 3) }):
 		return spreadForm{Step: 3}, true // JSON.MSET's triples
-	case strings.HasPrefix(cmd.Name, "eval") || strings.HasPrefix(cmd.Name, "fcall"):
+	case runsScript(cmd):
 		return spreadForm{}, false // a script's keys: evalPassedOn
 	}
 	// numkeys first: 1, 2 and 3 keys after it, and an option after them.
