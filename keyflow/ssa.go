@@ -2184,9 +2184,9 @@ func (g *Engine) rawSpreadParam(site *Site, name string, n int, fixed func(int) 
 
 // spreadKeys returns which arguments of a spread after n fixed ones
 // (name first) are keys, tried with 2 to 6 of them: every one, every
-// one but the last (BLPOP's timeout), every other from the first (MSET's
-// pairs) or every third (JSON.MSET's triples), or those that the first
-// counts (numkeys).
+// one but the last (BLPOP's timeout), every step-th from the first as
+// the command's key spec steps (MSET's pairs, JSON.MSET's triples), or
+// those that the first counts (numkeys).
 func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
 	// keysIn returns the positions of the keys in the spread of extra
 	// arguments, given texts, "" unknown.
@@ -2224,12 +2224,15 @@ func spreadKeys(cmd *ruleset.Command, n int) (spreadForm, bool) {
 		return spreadForm{}, true
 	case form(func(extra int) []int { return upTo(extra-1, 1) }):
 		return spreadForm{Tail: 1}, true
-	case form(func(extra int) []int { return upTo(extra, 2) }):
-		return spreadForm{Step: 2}, true
-	case form(func(extra int) []int { return upTo(extra, 3) }):
-		return spreadForm{Step: 3}, true // JSON.MSET's triples
 	case runsScript(cmd):
 		return spreadForm{}, false // a script's keys: evalPassedOn
+	}
+	// Every step-th argument, as a key spec's step says (MSET's pairs,
+	// JSON.MSET's triples).
+	for _, ks := range cmd.Keys {
+		if step := ks.Step; step > 1 && form(func(extra int) []int { return upTo(extra, step) }) {
+			return spreadForm{Step: step}, true
+		}
 	}
 	// numkeys first: 1, 2 and 3 keys after it, and an option after them.
 	for k := 1; k <= 3; k++ {
