@@ -64,7 +64,8 @@ import (
 //	               Args.AddFlat of a slice; EVALSHA of a digest written in
 //	               the code, its ARGV filled by index; XREADGROUP of
 //	               streams and IDs filled by index into two halves
-//	               (streams.go, a known gap)
+//	               (streams.go); an exported field's streams copied into
+//	               the first half, the IDs stored by a closure (argo.go)
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
 //	               redigo's redis.Values over Do("SMEMBERS", ...), and

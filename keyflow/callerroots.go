@@ -110,7 +110,7 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 			if g.fieldExpr(s.e, x, sel.Field) != nil {
 				continue // set where it is seen: its value is among the groups
 			}
-			if !g.fromCallers(x) {
+			if !g.fromCallers(x, false) {
 				return nil
 			}
 			name := exprName(x) + "." + sel.Field
@@ -127,7 +127,7 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 				name += "." + sel.Field
 			}
 		}
-		if !g.fromCallers(x) {
+		if !g.fromCallers(x, sel.Half) {
 			return nil
 		}
 		if len(out) == extra {
@@ -266,7 +266,7 @@ func collectionSelector(call *ast.CallExpr, sel ruleset.Selector) bool {
 // fromCallers reports whether every value the collection x can hold comes
 // from the parameters of functions that other modules call (not their
 // receivers) or from constants without a brace, and some does.
-func (g *Engine) fromCallers(x ast.Expr) bool {
+func (g *Engine) fromCallers(x ast.Expr, half bool) bool {
 	l := g.ssaForm(x.Pos())
 	if l == nil {
 		return false
@@ -276,6 +276,7 @@ func (g *Engine) fromCallers(x ast.Expr) bool {
 		return false
 	}
 	r := newRooter(l)
+	r.half = half
 	return r.root(v, 0) && r.param
 }
 
@@ -291,6 +292,13 @@ type rooter struct {
 	// args bind the parameters of a function entered at one of its calls
 	// (returned) to that call's arguments.
 	args map[*ssa.Parameter]ssa.Value
+	// half is true while only the first half of the collection traced
+	// are keys (XREADGROUP's streams, their IDs after them): what is
+	// stored at n+i of a slice made 2*n long is not traced.
+	half bool
+	// halved is the slice made 2*n long whose second half is not traced,
+	// once found.
+	halved *ssa.MakeSlice
 }
 
 // newRooter returns a rooter over an SSA layer.
@@ -299,8 +307,9 @@ func newRooter(l *ssaLayer) *rooter {
 }
 
 // receiverField returns the field of a method's receiver that v reads or
-// addresses, through fields of fields (s.cfg.Streams: cfg), or nil.
-func receiverField(v ssa.Value) *types.Var {
+// addresses, through fields of fields (s.cfg.Streams: cfg), and the
+// method; nil if v reads no field of a receiver.
+func receiverField(v ssa.Value) (*types.Var, *ssa.Function) {
 	var f *types.Var
 	for {
 		switch x := v.(type) {
@@ -309,27 +318,27 @@ func receiverField(v ssa.Value) *types.Var {
 		case *ssa.Field:
 			st, ok := x.X.Type().Underlying().(*types.Struct)
 			if !ok {
-				return nil
+				return nil, nil
 			}
 			f, v = st.Field(x.Field), x.X
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return nil
+				return nil, nil
 			}
 			v = x.X
 		case *ssa.Alloc:
 			// The receiver kept in a cell, captured by a closure.
 			if v = storedOnce(x); v == nil {
-				return nil
+				return nil, nil
 			}
 		case *ssa.Parameter:
 			fn := x.Parent()
 			if f == nil || fn == nil || fn.Parent() != nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != x {
-				return nil
+				return nil, nil
 			}
-			return f
+			return f, fn
 		default:
-			return nil
+			return nil, nil
 		}
 	}
 }
@@ -454,6 +463,23 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 	return true
 }
 
+// setOutside reports whether f, a field of the receiver of method fn, is
+// one that only other packages set: an exported field of the package's
+// type, read in a method other modules call, that the package's own code
+// never writes (argo-events' el.EventSource, filled from the user's spec
+// by the package that makes the listener).
+func (r *rooter) setOutside(f *types.Var, fn *ssa.Function) bool {
+	g := r.l.g
+	if !f.Exported() || f.Pkg() != g.pkg {
+		return false
+	}
+	if obj, _ := fn.Object().(*types.Func); !g.reachedFromOutside(obj) {
+		return false
+	}
+	writes, _ := g.fieldWrites()
+	return len(writes[f]) == 0 && len(g.elemWrites(f)) == 0
+}
+
 // root reports whether every value v can be or hold comes from a
 // parameter of a function that other modules call (not its receiver), a
 // constant without a brace, or a collection built of such values.
@@ -465,7 +491,11 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		return false
 	}
 	r.seen[v] = true
-	if f := receiverField(v); f != nil {
+	if f, fn := receiverField(v); f != nil {
+		if r.setOutside(f, fn) {
+			r.param = true
+			return true
+		}
 		return r.writesFrom(f)
 	}
 	if fa := loadedField(v); fa != nil && r.fields[fieldVar(fa)] {
@@ -658,6 +688,11 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 	var stored []ssa.Value
 	var addrs []ssa.Value
 	addrs = append(addrs, v)
+	// m is n of make([]T, 2*n) when only its first half are keys.
+	var m ssa.Value
+	if ms := halvedMake(v); r.half && ms != nil && (r.halved == nil || r.halved == ms) {
+		r.halved, m = ms, doubled(ms.Len)
+	}
 	for i := 0; i < len(addrs); i++ {
 		refs := addrs[i].Referrers()
 		if refs == nil {
@@ -667,6 +702,14 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 			switch ref := ref.(type) {
 			case *ssa.Store:
 				if ref.Addr != addrs[i] {
+					if cell, ok := ref.Addr.(*ssa.Alloc); ok && isCollection(deref(cell.Type())) {
+						// The variable that holds the collection, a
+						// closure's too: its loads are the collection.
+						if !slices.Contains(addrs, ssa.Value(cell)) {
+							addrs = append(addrs, cell)
+						}
+						continue
+					}
 					if r.commandArgsField(ref.Addr) {
 						continue // &redis.XReadArgs{Streams: s}
 					}
@@ -682,6 +725,9 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 				}
 				stored = append(stored, ref.Key, ref.Value)
 			case *ssa.IndexAddr:
+				if m != nil && addsTo(ref.Index, m) {
+					continue // the second half, stored at n+i
+				}
 				if !slices.Contains(addrs, ssa.Value(ref)) {
 					addrs = append(addrs, ref)
 				}
@@ -713,13 +759,39 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 				if !r.l.isKeySink(ref) && !r.filledBy(ref, addrs[i], depth) {
 					return false
 				}
-			case *ssa.DebugRef, *ssa.Slice, *ssa.UnOp, *ssa.Range, *ssa.Lookup, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Index, *ssa.Field, *ssa.Phi, *ssa.Return:
+			case *ssa.UnOp:
+				if isCollection(ref.Type()) && !slices.Contains(addrs, ssa.Value(ref)) {
+					// A load of the variable that holds the collection.
+					addrs = append(addrs, ref)
+				}
+			case *ssa.DebugRef, *ssa.Slice, *ssa.Range, *ssa.Lookup, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.Index, *ssa.Field, *ssa.Phi, *ssa.Return:
 			default:
 				return false
 			}
 		}
 	}
 	return r.all(stored, depth)
+}
+
+// halvedMake returns the slice made with make([]T, 2*n), v itself or the
+// one a variable's cell holds, or nil.
+func halvedMake(v ssa.Value) *ssa.MakeSlice {
+	if a, ok := v.(*ssa.Alloc); ok {
+		v = storedOnce(a)
+	}
+	if ms, ok := v.(*ssa.MakeSlice); ok && doubled(ms.Len) != nil {
+		return ms
+	}
+	return nil
+}
+
+// isCollection reports whether t is a slice or a map.
+func isCollection(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // filledBy reports whether what a function of the package that a
@@ -777,6 +849,12 @@ func (r *rooter) commandArgsField(addr ssa.Value) bool {
 // bindingValue returns the value a closure's free variable is bound to
 // where the closure is made, when it is made once.
 func (l *ssaLayer) bindingValue(fv *ssa.FreeVar) ssa.Value {
+	return boundTo(fv)
+}
+
+// boundTo returns the value a closure's free variable is bound to where
+// its one enclosing function makes the closure, or nil.
+func boundTo(fv *ssa.FreeVar) ssa.Value {
 	fn := fv.Parent()
 	i := slices.Index(fn.FreeVars, fv)
 	if i < 0 || fn.Parent() == nil {

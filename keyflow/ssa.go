@@ -890,6 +890,14 @@ func sameValue(a, b ssa.Value, depth int) bool {
 	if depth > 6 {
 		return false
 	}
+	// A closure's free variable bound to a value (not to a variable's
+	// cell) is that value.
+	if v := boundValue(a); v != a {
+		return sameValue(v, b, depth+1)
+	}
+	if v := boundValue(b); v != b {
+		return sameValue(a, v, depth+1)
+	}
 	switch a := a.(type) {
 	case *ssa.Call:
 		b, ok := b.(*ssa.Call)
@@ -915,20 +923,47 @@ func sameValue(a, b ssa.Value, depth int) bool {
 	return false
 }
 
+// boundValue returns the value a closure's free variable v is bound to,
+// or the one value stored into the variable that v loads, a closure's
+// or the function's own (a variable captured by a closure is a cell); v
+// itself otherwise.
+func boundValue(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.FreeVar:
+		if b := boundTo(x); b != nil {
+			if _, cell := b.(*ssa.Alloc); !cell {
+				return b
+			}
+		}
+	case *ssa.UnOp:
+		addr := x.X
+		if fv, ok := addr.(*ssa.FreeVar); ok {
+			addr = boundTo(fv)
+		}
+		if a, ok := addr.(*ssa.Alloc); ok && x.Op == token.MUL {
+			if st := storedOnce(a); st != nil {
+				return st
+			}
+		}
+	}
+	return v
+}
+
 // sameLoads reports whether two loads read what nothing in between may
-// write: both in one block, or the address a field that the function
-// never stores to.
+// write: both in one block, or the address a field that neither function
+// (a closure's and the one that makes it) stores to.
 func sameLoads(a, b *ssa.UnOp) bool {
 	fa, ok := a.X.(*ssa.FieldAddr)
 	if !ok {
 		return a.Block() == b.Block()
 	}
-	fn := a.Parent()
-	for _, blk := range fn.Blocks {
-		for _, ins := range blk.Instrs {
-			if st, ok := ins.(*ssa.Store); ok {
-				if sf, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(sf) == fieldVar(fa) {
-					return false
+	for _, fn := range []*ssa.Function{a.Parent(), b.Parent()} {
+		for _, blk := range fn.Blocks {
+			for _, ins := range blk.Instrs {
+				if st, ok := ins.(*ssa.Store); ok {
+					if sf, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(sf) == fieldVar(fa) {
+						return false
+					}
 				}
 			}
 		}
