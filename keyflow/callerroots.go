@@ -96,24 +96,31 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 	}
 	extra := len(out)
 	var fields Group
+	read := map[int]bool{}
 	for _, sel := range site.Method.Keys {
 		if !collectionSelector(site.Call, sel) {
 			// One key in a field of a struct the callers give, that the
 			// function does not see set (ZRangeStore(ctx, dst, z) of
-			// z.Key). A struct with several key fields, of which a call
-			// may set none (GeoRadius's Store and StoreDist), is not
-			// read.
-			if sel.Field == "" || sel.Variadic || sel.Slice || sel.Param >= len(site.Call.Args) || fieldKeys(site.Method, sel.Param) > 1 {
+			// z.Key). A struct with several key fields is read only where
+			// the client refuses a call that sets none of them
+			// (GeoRadiusStore's Store and StoreDist, needs-keys), not
+			// where a call may set none (GeoRadius of go-redis v6).
+			if sel.Field == "" || sel.Variadic || sel.Slice || sel.Param >= len(site.Call.Args) || read[sel.Param] {
+				continue
+			}
+			read[sel.Param] = true
+			names := fieldKeys(site.Method, sel.Param)
+			if len(names) > 1 && !site.Method.NeedsKeys {
 				continue
 			}
 			x := site.Call.Args[sel.Param]
-			if g.fieldExpr(s.e, x, sel.Field) != nil {
+			if slices.ContainsFunc(names, func(f string) bool { return g.fieldExpr(s.e, x, f) != nil }) {
 				continue // set where it is seen: its value is among the groups
 			}
 			if !g.fromCallers(x, false) {
 				return nil
 			}
-			name := exprName(x) + "." + sel.Field
+			name := exprName(x) + "." + strings.Join(names, "/")
 			fields = append(fields, Value{keyspace.Unknown("callers:"+name, name, false), x.Pos()})
 			continue
 		}
@@ -143,15 +150,15 @@ func (g *Engine) openCallerKeys(s *Func, site *Site, groups []Group) Group {
 	return append(out, fields...)
 }
 
-// fieldKeys returns how many of a rule's keys are fields of parameter n.
-func fieldKeys(m *ruleset.Method, n int) int {
-	k := 0
+// fieldKeys returns the fields of parameter n that a rule's keys name.
+func fieldKeys(m *ruleset.Method, n int) []string {
+	var out []string
 	for _, sel := range m.Keys {
-		if sel.Param == n && sel.Field != "" {
-			k++
+		if sel.Param == n && sel.Field != "" && !sel.Slice {
+			out = append(out, sel.Field)
 		}
 	}
-	return k
+	return out
 }
 
 // txCallerKeys returns the key group of a transaction that queues a

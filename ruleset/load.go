@@ -83,7 +83,7 @@ type kindRule struct {
 }
 
 var kindRules = map[MethodKind]kindRule{
-	KindCommand:     {nil, []string{"keys", "patterns", "db"}},
+	KindCommand:     {nil, []string{"keys", "patterns", "db", "needs-keys"}},
 	KindScript:      {[]string{"script", "keys"}, []string{"script", "keys", "args"}},
 	KindScriptSHA:   {[]string{"script", "keys"}, []string{"script", "keys", "args"}},
 	KindScriptLoad:  {[]string{"script"}, []string{"script"}},
@@ -111,7 +111,7 @@ var fieldMeaning = map[string]string{
 	"script":     "the parameter with the script source or SHA1, or receiver",
 	"fn":         "the parameter with the function to run",
 	"reply":      "the parameter a raw command's reply is written into",
-	"needs-keys": "true when a cluster client refuses a call of the method with no keys",
+	"needs-keys": "true when the client refuses a call that gives none of the keys the method may leave out (Watch's keys, GeoRadiusStore's Store and StoreDist)",
 	"value":      "true when the function only builds the raw command as a value that a send method sends",
 }
 

@@ -258,10 +258,10 @@ clients:
 			`rules.yaml:6:32: selector "x1" does not start with a parameter number in the keys of method "A"`,
 			`rules.yaml:7:17: kind "scripted" of method "B" is not one of command, script, script-sha, script-load, new-script, function, raw, watch, tx-pipelined, tx-pipeline, pipelined, pipeline, exec, builder, builder-keys, send`,
 			`rules.yaml:8:10: method "C" of kind script needs "script": the parameter with the script source or SHA1, or receiver`,
-			`rules.yaml:9:25: field "fn" does not apply to method "D" of kind command; kind command takes command, keys, patterns, db`,
+			`rules.yaml:9:25: field "fn" does not apply to method "D" of kind command; kind command takes command, keys, patterns, db, needs-keys`,
 			`rules.yaml:10:10: method "E" of kind command needs "command": the Redis command the method sends, such as RENAME`,
 			`rules.yaml:11:28: the fn parameter of method "F" must be a parameter number from 0 (ctx is parameter 0), not -1`,
-			`rules.yaml:12:43: field "reply" does not apply to method "G" of kind command; kind command takes command, keys, patterns, db`,
+			`rules.yaml:12:43: field "reply" does not apply to method "G" of kind command; kind command takes command, keys, patterns, db, needs-keys`,
 		}},
 		{"groups", `version: 1
 groups:

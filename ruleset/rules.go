@@ -239,7 +239,9 @@ type Method struct {
 	DB int
 	// NeedsKeys is true for a watch method whose cluster client refuses a
 	// call that gives no keys (go-redis's Watch: "redis: Watch requires
-	// at least one key").
+	// at least one key"), and for a command whose client refuses a call
+	// that sets none of its key fields (go-redis's GeoRadiusStore: "requires
+	// Store or StoreDist"): one of them is a key of every call sent.
 	NeedsKeys bool
 	// Reply is the parameter a raw command's reply is written into
 	// (radix's Cmd(&members, "SMEMBERS", key)); -2 when there is none.

@@ -222,7 +222,8 @@ type Method struct {
 	Args     string
 	Script   string // a parameter number or "receiver"
 	Fn, DB   int    // -1 when absent
-	// NeedsKeys: a cluster client refuses a call with no keys.
+	// NeedsKeys: a cluster client refuses a call with no keys; of a
+	// command, the client refuses a call that sets none of its key fields.
 	NeedsKeys bool
 	// Value: a raw function that builds the command as a value (NewCmd).
 	Value bool
@@ -649,6 +650,7 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		}
 	}
 
+	m.NeedsKeys = a.refusesNoFieldKey(name, sig, m.Keys)
 	if cmd == "" {
 		if len(m.Keys) > 0 {
 			return nil, "", fmt.Errorf("%s.%s: no command name found in its code; add it to the generator's commandOverrides", a.Path, name)
@@ -726,6 +728,70 @@ func (a *API) method(fn *types.Func, cmds map[string]*ruleset.Command, conts map
 		}
 	}
 	return m, "", nil
+}
+
+// refusesNoFieldKey reports whether the method refuses a call that sets
+// none of the key fields of a struct parameter with several, as
+// GeoRadiusStore does: its body tests all of them empty, joined by &&
+// (if query.Store == "" && query.StoreDist == "" { ... requires Store or
+// StoreDist }; internal/matrix's TestGeoRadiusStoreNeedsStore, v7 to v9).
+func (a *API) refusesNoFieldKey(name string, sig *types.Signature, keys []string) bool {
+	fd := a.funcs["cmdable"][name]
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	fields := map[int][]string{}
+	for _, k := range keys {
+		if s, err := ruleset.ParseSelector(k); err == nil && s.Field != "" && !s.Slice {
+			fields[s.Param] = append(fields[s.Param], s.Field)
+		}
+	}
+	for i, fs := range fields {
+		if len(fs) < 2 {
+			continue
+		}
+		param := sig.Params().At(i).Name()
+		found := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if is, ok := n.(*ast.IfStmt); ok && !found {
+				tested := map[string]bool{}
+				found = allEmpty(is.Cond, param, tested) && len(tested) == len(fs)
+				for _, f := range fs {
+					found = found && tested[f]
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// allEmpty reports whether x is param.F == "" or a && of such tests,
+// adding each F to tested.
+func allEmpty(x ast.Expr, param string, tested map[string]bool) bool {
+	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.LAND:
+		return allEmpty(b.X, param, tested) && allEmpty(b.Y, param, tested)
+	case token.EQL:
+		sel, ok := ast.Unparen(b.X).(*ast.SelectorExpr)
+		lit, ok2 := ast.Unparen(b.Y).(*ast.BasicLit)
+		if !ok || !ok2 || lit.Value != `""` {
+			return false
+		}
+		if id, ok := sel.X.(*ast.Ident); !ok || id.Name != param {
+			return false
+		}
+		tested[sel.Sel.Name] = true
+		return true
+	}
+	return false
 }
 
 // elemSelector returns the selector of the keys in each element of slice
