@@ -56,7 +56,9 @@ import (
 //	  onekey       a key list sent whole only where it holds one key
 //	  scriptruns   one script run from several places, each run checked
 //	  ifacecache   a cache type handed out as another package's
-//	               interface, which its constructor returns
+//	               interface, which its constructor returns; an adapter
+//	               that a queue keeps behind its own client interface and
+//	               never hands out (delayqueue)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown
@@ -73,7 +75,8 @@ import (
 //	               parameter, the ids handed to a helper's MGET);
 //	               keys a helper lists with SCAN by its caller's pattern
 //	               and returns; KEYS's reply filtered in a loop; the
-//	               keys a radix Scanner fills in through &key (radixscan.go)
+//	               keys a radix Scanner fills in through &key (radixscan.go);
+//	               a raw KEYS's reply deleted in one DEL (pushsum.go)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;
@@ -141,7 +144,8 @@ import (
 //	               and by a MULTI/EXEC that ranges over them; SREM of a
 //	               key and the caller's members; ARGV the callers give
 //	  partkeys     keys a helper makes of a prefix and its callers' parts
-//	               (fmt.Sprint of them, strings.Join of them)
+//	               (fmt.Sprint of them, strings.Join of them); two keys a
+//	               helper returns as two results (follow.go)
 //	  callerkeys   a library's exported functions sending their callers'
 //	               keys, on an exported type and on an unexported one
 //	               handed out as an exported interface; a mock's
@@ -155,7 +159,9 @@ import (
 //	               package derives from the caller's record (peerstore.go);
 //	               a framework's redigo wrappers of two key parameters, or
 //	               a destination and a spread, and a destination beside
-//	               the Keys of the caller's struct (pairs.go)
+//	               the Keys of the caller's struct (pairs.go); the keys
+//	               another package derives from the callers' accounts,
+//	               appended to a variable a callback captures (quota.go)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

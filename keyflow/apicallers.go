@@ -255,17 +255,19 @@ func (g *Engine) clientMethod(named *types.Named, fn *types.Func) bool {
 }
 
 // exposed reports whether method fn of the unexported type named is one
-// of an exported interface of its package that the type implements: the
-// package hands the type out as that interface (a constructor returning
-// RedisCache, implemented by *redisCache); or whether an exported struct
-// type of the package embeds the type, and so has the method
-// (rejonson's Client embeds *redisProcessor).
+// of an interface that the type implements and that the package hands
+// out (handedOut: a constructor returning RedisCache, implemented by
+// *redisCache); or whether an exported struct type of the package embeds
+// the type, and so has the method (rejonson's Client embeds
+// *redisProcessor). An exported interface that the package only takes
+// (NewQueue0(name string, cli RedisCli), its adapters over go-redis kept
+// in an unexported field) does not expose the adapters.
 func exposed(named *types.Named, fn *types.Func) bool {
 	if embeddedInExported(named) {
 		return true
 	}
 	ptr := types.NewPointer(named)
-	for _, iface := range exportedInterfaces(named.Obj().Pkg()) {
+	for _, iface := range handedOut(named.Obj().Pkg()) {
 		has := false
 		for i := range iface.NumMethods() {
 			has = has || iface.Method(i).Name() == fn.Name()
@@ -308,29 +310,64 @@ func embeddedInExported(named *types.Named) bool {
 }
 
 // exportedInterfaces returns the exported interface types of a package
-// that have methods, and the interface types, of any package, that its
-// exported functions return (NewCache(...) (cache.Cache, error) of a
-// package whose cache type is unexported).
+// that have methods.
 func exportedInterfaces(pkg *types.Package) []*types.Interface {
 	var out []*types.Interface
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.TypeName:
-			if !obj.Exported() {
-				continue
-			}
+		if obj, ok := scope.Lookup(name).(*types.TypeName); ok && obj.Exported() {
 			if iface, ok := obj.Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
 				out = append(out, iface)
 			}
+		}
+	}
+	return out
+}
+
+// handedOut returns the interface types, of any package and with
+// methods, that a package hands to other packages: the results of its
+// exported functions and of the exported methods of its exported types
+// (NewCache(...) (cache.Cache, error) of a package whose cache type is
+// unexported), the types of the exported fields of its exported structs,
+// and of its exported variables.
+func handedOut(pkg *types.Package) []*types.Interface {
+	var out []*types.Interface
+	add := func(t types.Type) {
+		if iface, ok := t.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
+			out = append(out, iface)
+		}
+	}
+	results := func(sig *types.Signature) {
+		for i := range sig.Results().Len() {
+			add(sig.Results().At(i).Type())
+		}
+	}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		switch obj := obj.(type) {
 		case *types.Func:
-			if !obj.Exported() {
+			results(obj.Signature())
+		case *types.Var:
+			add(obj.Type())
+		case *types.TypeName:
+			named, ok := obj.Type().(*types.Named)
+			if !ok {
 				continue
 			}
-			res := obj.Signature().Results()
-			for i := range res.Len() {
-				if iface, ok := res.At(i).Type().Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
-					out = append(out, iface)
+			for i := range named.NumMethods() {
+				if m := named.Method(i); m.Exported() {
+					results(m.Signature())
+				}
+			}
+			if st, ok := named.Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					if f := st.Field(i); f.Exported() {
+						add(f.Type())
+					}
 				}
 			}
 		}

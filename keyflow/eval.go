@@ -557,6 +557,13 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			for _, el := range sl.elems {
 				out = append(out, el.alts...)
 			}
+		case d.rhs == nil && d.from != nil && isStringType(v.Type()):
+			// key, loaded := keys(id): the callee's result d.res.
+			alts, ok := e.resultAt(d.from, d.res)
+			if !ok {
+				return e.varying(v, self)
+			}
+			out = append(out, alts...)
 		case d.rhs == nil:
 			return e.varying(v, self)
 		case d.add:
@@ -750,6 +757,16 @@ func (e *evaluator) identity(x ast.Expr) string {
 
 // call evaluates a call that returns a key: fmt.Sprintf and friends,
 // strconv, conversions, keyspace templates, and functions with summaries.
+// resultAt returns the keys of result i of a call, from the summary of
+// the function it calls (key, loaded := keys(id)).
+func (e *evaluator) resultAt(call *ast.CallExpr, i int) ([]Value, bool) {
+	fn, _ := typeutil.Callee(e.g.info, call).(*types.Func)
+	if fn == nil {
+		return nil, false
+	}
+	return e.g.summaryCallAt(e, call, fn, i)
+}
+
 func (e *evaluator) call(call *ast.CallExpr) []Value {
 	info := e.g.info
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {

@@ -803,6 +803,16 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 				}
 				out.open = true
 			case *ssa.Store:
+				if a, ok := r.Addr.(*ssa.Alloc); ok && r.Val == x {
+					// Kept in a variable that a closure captures: what
+					// is stored through its loads fills the slice too.
+					for _, ar := range allRefs(a) {
+						if u, ok := ar.(*ssa.UnOp); ok && u.Op == token.MUL && u.X != nil {
+							visit(u, allRefs(u))
+						}
+					}
+					continue
+				}
 				// Stored in the slice field being walked: its write; or
 				// in a field of the struct that the call being resolved
 				// takes (&redis.XReadGroupArgs{Streams: strs}).
@@ -1658,12 +1668,25 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		return nil, nil, nil, false
 	}
 	if m.Kind == ruleset.KindRaw {
+		r, ok := l.g.rawArgs(x, m)
 		// conn.Do("SMEMBERS", key): a raw command whose reply lists the
 		// members of one key.
-		if r, ok := l.g.rawArgs(x, m); ok && l.g.rules.RepliesMembers(r.argv[0]) {
+		if ok && l.g.rules.RepliesMembers(r.argv[0]) {
 			named := *m
 			named.Command = strings.ToUpper(r.argv[0])
 			return x, &named, nil, true
+		}
+		// conn.Do("KEYS", pattern): the keys its one argument matches.
+		if ok && strings.EqualFold(r.argv[0], "KEYS") && len(r.args) == 2 && !r.open {
+			if ev := l.evaluator(nil, call.Parent()); ev != nil {
+				named := *m
+				named.Command = "KEYS"
+				pats := slices.Clone(ev.keys(r.args[1]))
+				for j := range pats {
+					pats[j].Pos = r.args[1].Pos()
+				}
+				return x, &named, pats, true
+			}
 		}
 		// conn.Do(command, key, ...) with command a parameter that every
 		// caller fills with such a command (ZRANGE, ZREVRANGE).

@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
@@ -18,16 +19,29 @@ import (
 // for the arguments and "$recv.f" for fields of the receiver.
 type KeyFunc struct {
 	Results []keyspace.Key
+	// Later are the keys of its later results, by index (func keys(id)
+	// (key, loaded string)): Later[i] is result i+1's, nil for one that
+	// is no key.
+	Later [][]keyspace.Key
 }
 
 func (*KeyFunc) AFact() {}
 
 func (f *KeyFunc) String() string {
-	s := make([]string, len(f.Results))
-	for i, k := range f.Results {
-		s[i] = strconv.Quote(k.String())
+	quoted := func(ks []keyspace.Key) string {
+		s := make([]string, len(ks))
+		for i, k := range ks {
+			s[i] = strconv.Quote(k.String())
+		}
+		return strings.Join(s, ", ")
 	}
-	return "keyFunc(" + strings.Join(s, ", ") + ")"
+	out := "keyFunc(" + quoted(f.Results) + ")"
+	for i, ks := range f.Later {
+		if len(ks) > 0 {
+			out += fmt.Sprintf(" result %d (%s)", i+1, quoted(ks))
+		}
+	}
+	return out
 }
 
 // KeyVar is the fact that a package-level variable holds a known key, or a
@@ -178,6 +192,9 @@ type Func struct {
 	Obj  *types.Func
 	// Results are the possible keys it returns.
 	Results []Value
+	// Later are the possible keys of its later results, by index less
+	// one: func keys(id) (key, loaded string).
+	Later [][]Value
 	// Sites are its Redis calls, closures included, in the order of a walk
 	// of the body (ast.Inspect).
 	Sites []*Site
@@ -245,7 +262,11 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 	g.funcs[fn] = s
 	sig := fn.Signature()
 	returnsKey := sig.Results().Len() > 0 && isStringType(sig.Results().At(0).Type())
-	if !returnsKey && !g.sends {
+	laterKeys := false
+	for i := 1; i < sig.Results().Len(); i++ {
+		laterKeys = laterKeys || isStringType(sig.Results().At(i).Type())
+	}
+	if !returnsKey && !laterKeys && !g.sends {
 		// Where no command can be sent only the keys a function returns
 		// matter: do not collect the assignments of the others.
 		s.busy = false
@@ -258,7 +279,7 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 		returnsSlice = returnsSlice || isStringSlice(sig.Results().At(i).Type())
 	}
 	var rets []*ast.ReturnStmt
-	if returnsKey || returnsSlice && g.sends {
+	if returnsKey || laterKeys || returnsSlice && g.sends {
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -285,6 +306,9 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 		if len(s.Results) > maxAlts || allOpaque(s.Results) {
 			s.Results = nil
 		}
+	}
+	if laterKeys {
+		s.Later = g.laterResults(e, sig, rets)
 	}
 	if g.sends {
 		if returnsSlice {
@@ -398,16 +422,59 @@ func allOpaque(alts []Value) bool {
 	return true
 }
 
+// laterResults returns the keys of a function's string results after the
+// first, by index less one, from returns that give every result (not a
+// bare return of named results); nil when none is a key.
+func (g *Engine) laterResults(e *evaluator, sig *types.Signature, rets []*ast.ReturnStmt) [][]Value {
+	n := sig.Results().Len()
+	later := make([][]Value, n-1)
+	found := false
+	for i := 1; i < n; i++ {
+		if !isStringType(sig.Results().At(i).Type()) {
+			continue
+		}
+		var keys []Value
+		for _, r := range rets {
+			if len(r.Results) != n {
+				keys = nil
+				break
+			}
+			keys = append(keys, e.keys(r.Results[i])...)
+		}
+		if len(keys) > maxAlts || allOpaque(keys) {
+			continue
+		}
+		later[i-1], found = keys, found || len(keys) > 0
+	}
+	if !found {
+		return nil
+	}
+	return later
+}
+
 // summaryCall evaluates a call to a function that returns a key built from
 // its arguments.
 func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
+	return g.summaryCallAt(e, call, fn, 0)
+}
+
+// summaryCallAt evaluates result i of a call to a function that returns
+// keys built from its arguments (key, loaded := keys(id): result 1).
+func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func, i int) ([]Value, bool) {
 	var results []keyspace.Key
 	if decl := g.decls[fn.Origin()]; decl != nil && decl.Body != nil {
 		s := g.summarize(decl)
 		if s.busy {
 			return nil, false
 		}
-		for _, r := range s.Results {
+		rs := s.Results
+		if i > 0 {
+			rs = nil
+			if i-1 < len(s.Later) {
+				rs = s.Later[i-1]
+			}
+		}
+		for _, r := range rs {
 			results = append(results, r.Key)
 		}
 	} else {
@@ -416,6 +483,12 @@ func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) (
 			return nil, false
 		}
 		results = f.Results
+		if i > 0 {
+			results = nil
+			if i-1 < len(f.Later) {
+				results = f.Later[i-1]
+			}
+		}
 	}
 	if len(results) == 0 {
 		return nil, false
@@ -684,10 +757,17 @@ func (g *Engine) ExportFacts() {
 			continue
 		}
 		s := g.summarize(decl)
-		if len(s.Results) > 0 {
+		if len(s.Results) > 0 || len(s.Later) > 0 {
 			f := &KeyFunc{}
 			for _, r := range s.Results {
 				f.Results = append(f.Results, r.Key)
+			}
+			for _, rs := range s.Later {
+				var ks []keyspace.Key
+				for _, r := range rs {
+					ks = append(ks, r.Key)
+				}
+				f.Later = append(f.Later, ks)
 			}
 			g.facts.ExportObjectFact(fn, f)
 		}
