@@ -58,7 +58,8 @@ import (
 //	  ifacecache   a cache type handed out as another package's
 //	               interface, which its constructor returns; an adapter
 //	               that a queue keeps behind its own client interface and
-//	               never hands out (delayqueue)
+//	               never hands out (delayqueue); a cache that a method of
+//	               a handed-out engine interface returns (engine)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown

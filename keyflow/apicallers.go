@@ -329,13 +329,16 @@ func exportedInterfaces(pkg *types.Package) []*types.Interface {
 // exported functions and of the exported methods of its exported types
 // (NewCache(...) (cache.Cache, error) of a package whose cache type is
 // unexported), the types of the exported fields of its exported structs,
-// and of its exported variables.
+// and of its exported variables; and what the methods of those interfaces
+// return in turn (an Engine's GetRedis(code) RedisCache).
 func handedOut(pkg *types.Package) []*types.Interface {
 	var out []*types.Interface
 	add := func(t types.Type) {
-		if iface, ok := t.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 {
-			out = append(out, iface)
+		iface, ok := t.Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 || slices.ContainsFunc(out, func(o *types.Interface) bool { return types.Identical(o, iface) }) {
+			return
 		}
+		out = append(out, iface)
 	}
 	results := func(sig *types.Signature) {
 		for i := range sig.Results().Len() {
@@ -370,6 +373,11 @@ func handedOut(pkg *types.Package) []*types.Interface {
 					}
 				}
 			}
+		}
+	}
+	for i := 0; i < len(out); i++ {
+		for j := range out[i].NumMethods() {
+			results(out[i].Method(j).Signature())
 		}
 	}
 	return out
