@@ -529,7 +529,7 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		r.param = true
 		return true
 	case *ssa.FreeVar:
-		b := r.l.bindingValue(v)
+		b := boundTo(v)
 		return b != nil && r.root(b, depth+1)
 	case *ssa.Slice:
 		return r.root(v.X, depth+1)
@@ -851,12 +851,6 @@ func (r *rooter) commandArgsField(addr ssa.Value) bool {
 	}
 	named, ok := deref(fa.X.Type()).(*types.Named)
 	return ok && r.l.g.IsClientPackage(named.Obj().Pkg())
-}
-
-// bindingValue returns the value a closure's free variable is bound to
-// where the closure is made, when it is made once.
-func (l *ssaLayer) bindingValue(fv *ssa.FreeVar) ssa.Value {
-	return boundTo(fv)
 }
 
 // boundTo returns the value a closure's free variable is bound to where

@@ -490,7 +490,7 @@ func around(c coll, v ssa.Value) coll {
 // binding returns the cell that a closure's free variable captures, when
 // the closure is made once.
 func (l *ssaLayer) binding(fv *ssa.FreeVar) *ssa.Alloc {
-	a, _ := l.bindingValue(fv).(*ssa.Alloc)
+	a, _ := boundTo(fv).(*ssa.Alloc)
 	return a
 }
 
