@@ -452,6 +452,18 @@ func (g *Engine) laterResults(e *evaluator, sig *types.Signature, rets []*ast.Re
 	return later
 }
 
+// resultAt returns the keys of result i, of a summary's or a fact's first
+// result and later ones.
+func resultAt[T any](first []T, later [][]T, i int) []T {
+	switch {
+	case i == 0:
+		return first
+	case i-1 < len(later):
+		return later[i-1]
+	}
+	return nil
+}
+
 // summaryCall evaluates a call to a function that returns a key built from
 // its arguments.
 func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]Value, bool) {
@@ -467,14 +479,7 @@ func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func,
 		if s.busy {
 			return nil, false
 		}
-		rs := s.Results
-		if i > 0 {
-			rs = nil
-			if i-1 < len(s.Later) {
-				rs = s.Later[i-1]
-			}
-		}
-		for _, r := range rs {
+		for _, r := range resultAt(s.Results, s.Later, i) {
 			results = append(results, r.Key)
 		}
 	} else {
@@ -482,13 +487,7 @@ func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func,
 		if !g.facts.ImportObjectFact(fn.Origin(), &f) {
 			return nil, false
 		}
-		results = f.Results
-		if i > 0 {
-			results = nil
-			if i-1 < len(f.Later) {
-				results = f.Later[i-1]
-			}
-		}
+		results = resultAt(f.Results, f.Later, i)
 	}
 	if len(results) == 0 {
 		return nil, false
