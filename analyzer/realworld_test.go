@@ -60,6 +60,10 @@ import (
 //	               that a queue keeps behind its own client interface and
 //	               never hands out (delayqueue); a cache that a method of
 //	               a handed-out engine interface returns (engine)
+//	  keyfuncs     keys from a key function kept in a struct field (a
+//	               default closure the constructor sets, or the caller's
+//	               through an option), queued in a MULTI/EXEC on a
+//	               connection the handler keeps in a field (mercari)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown

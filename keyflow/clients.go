@@ -260,9 +260,9 @@ type connState struct {
 // DISCARD and UNWATCH) starts afresh: what was sent before is not on the
 // connection that the next command goes to.
 func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
-	conns := map[*types.Var]*connState{}
-	last := map[*types.Var]token.Pos{}
-	var resets map[*types.Var][]token.Pos
+	conns := map[connVar]*connState{}
+	last := map[connVar]token.Pos{}
+	var resets map[connVar][]token.Pos
 	var parents map[*ast.CallExpr]*ast.CallExpr
 	for _, site := range s.Sites {
 		var conn ast.Expr
@@ -288,11 +288,10 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 			}
 			conn, at = receiver(call), call.Pos()
 		}
-		id, ok := ast.Unparen(conn).(*ast.Ident)
-		if !ok || g.TypeRole(g.info.TypeOf(id)) == "" {
+		if g.TypeRole(g.info.TypeOf(conn)) == "" {
 			continue
 		}
-		v, ok := g.info.ObjectOf(id).(*types.Var)
+		v, ok := g.connVarOf(conn)
 		if !ok {
 			continue
 		}
@@ -304,7 +303,7 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 		if resets == nil {
 			resets = g.connResets(s)
 		}
-		for _, r := range resets[v] {
+		for _, r := range resetsOf(resets, v) {
 			if r > last[v] && r < at {
 				*c = connState{}
 				break
@@ -329,11 +328,37 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 	}
 }
 
-// connResets returns, for each variable of a function, where it is assigned
-// and where its Close method is called, not deferred: the places after
-// which it holds another connection, or one that starts afresh.
-func (g *Engine) connResets(s *Func) map[*types.Var][]token.Pos {
-	out := map[*types.Var][]token.Pos{}
+// A connVar is where a function keeps a connection: a variable, or a
+// field of one (ch.conn, a connection a handler holds), by its path.
+type connVar struct {
+	v    *types.Var
+	path string
+}
+
+// connVarOf returns where x, a variable or a field of one, keeps a
+// connection.
+func (g *Engine) connVarOf(x ast.Expr) (connVar, bool) {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := g.info.ObjectOf(x).(*types.Var)
+		return connVar{v: v}, ok
+	case *ast.SelectorExpr:
+		if sel, ok := g.info.Selections[x]; !ok || sel.Kind() != types.FieldVal {
+			return connVar{}, false
+		}
+		base, ok := g.connVarOf(x.X)
+		base.path += "." + x.Sel.Name
+		return base, ok
+	}
+	return connVar{}, false
+}
+
+// connResets returns, for each variable of a function and each field of
+// one, where it is assigned and where its Close method is called, not
+// deferred: the places after which it holds another connection, or one
+// that starts afresh (resetsOf adds what it is a field of).
+func (g *Engine) connResets(s *Func) map[connVar][]token.Pos {
+	out := map[connVar][]token.Pos{}
 	if s.Decl == nil || s.Decl.Body == nil {
 		return out
 	}
@@ -346,10 +371,8 @@ func (g *Engine) connResets(s *Func) map[*types.Var][]token.Pos {
 			deferred[n.Call] = true
 		case *ast.AssignStmt:
 			for _, lhs := range n.Lhs {
-				if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
-					if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
-						out[v] = append(out[v], n.Pos())
-					}
+				if v, ok := g.connVarOf(lhs); ok {
+					out[v] = append(out[v], n.Pos())
 				}
 			}
 		case *ast.CallExpr:
@@ -357,14 +380,24 @@ func (g *Engine) connResets(s *Func) map[*types.Var][]token.Pos {
 			if !ok || sel.Sel.Name != "Close" || len(n.Args) != 0 || deferred[n] {
 				break
 			}
-			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-				if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
-					out[v] = append(out[v], n.Pos())
-				}
+			if v, ok := g.connVarOf(sel.X); ok {
+				out[v] = append(out[v], n.Pos())
 			}
 		}
 		return true
 	})
+	return out
+}
+
+// resetsOf returns where v holds another connection, by resets: where it
+// or what it is a field of is assigned (x = ... resets x.conn), and where
+// it is closed.
+func resetsOf(resets map[connVar][]token.Pos, v connVar) []token.Pos {
+	out := resets[v]
+	for p := v.path; p != ""; {
+		p = p[:strings.LastIndex(p, ".")]
+		out = append(out, resets[connVar{v.v, p}]...)
+	}
 	return out
 }
 

@@ -79,6 +79,9 @@ type Engine struct {
 	fields      map[*types.Var][]fieldWrite
 	fieldVals   map[*types.Var][]keyspace.Key
 	writerEvals map[*ast.FuncDecl]*evaluator
+	// lits are the keys that function literals stored in fields return
+	// (heldCall), found on first use.
+	lits map[*ast.FuncLit][]keyspace.Key
 	// makers are the package's functions that make a counted script, by
 	// scriptMaker (nil: not one).
 	makers map[*types.Func]*KeyScriptMaker

@@ -784,6 +784,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil {
+		if alts, ok := e.heldCall(call); ok {
+			return alts
+		}
 		return []Value{e.opaque(call)}
 	}
 	switch fn.FullName() {
