@@ -122,6 +122,9 @@ import (
 //	  configprefix keys under a configured prefix, in a package that
 //	               derives its prefixes with a hashtag and in one that
 //	               does not
+//	  configformat keys fmt.Sprintf makes from a configured format whose
+//	               default the code sets, popped in one BLPOP through a
+//	               Cmd(cmd, args...) helper (ouqiang/delay-queue)
 //	  sessions     a session store's RENAME of the old id to the new one,
 //	               called only through another package's interface
 //	  jobstats     a redigo script of another package run with its key

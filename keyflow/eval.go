@@ -947,19 +947,39 @@ func (e *evaluator) decimal(call *ast.CallExpr) func(string) (string, bool) {
 
 func same(s string) (string, bool) { return s, true }
 
-// sprintf follows fmt.Sprintf with a constant format.
+// sprintf follows fmt.Sprintf with a constant format, or with a format
+// held in a variable or a field that the code sets to constants: each of
+// them, as a configured format with a default in the code,
+// fmt.Sprintf(config.Setting.QueueName, topic) with QueueName
+// "dq_queue_%s" unless a file says otherwise. Values set elsewhere (read
+// from the file) are the user's choice, not the code's.
 func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
-	if len(call.Args) == 0 {
+	if len(call.Args) == 0 || call.Ellipsis.IsValid() {
 		return nil, false
 	}
 	tv := e.g.info.Types[call.Args[0]]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
+	if tv.Value != nil {
+		if tv.Value.Kind() != constant.String {
+			return nil, false
+		}
+		return e.format(constant.StringVal(tv.Value), call.Args[1:], call.Pos())
+	}
+	var out []Value
+	for _, f := range e.keys(call.Args[0]) {
+		lit, ok := f.Key.Literal()
+		if !ok {
+			continue
+		}
+		alts, ok := e.format(lit, call.Args[1:], call.Pos())
+		if !ok {
+			return nil, false
+		}
+		out = append(out, alts...)
+	}
+	if len(out) == 0 || len(out) > maxAlts {
 		return nil, false
 	}
-	if call.Ellipsis.IsValid() {
-		return nil, false
-	}
-	return e.format(constant.StringVal(tv.Value), call.Args[1:], call.Pos())
+	return out, true
 }
 
 // format follows fmt.Sprintf of a constant format with args, at pos.

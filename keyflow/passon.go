@@ -461,9 +461,10 @@ func (g *Engine) addRawPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *typ
 	}
 	if call.Ellipsis.IsValid() {
 		// fn(ctx, args...) of a slice this function builds, {"DEL"} and
-		// then its keys: the command is in the slice.
+		// then its keys: the command is in the slice; or fn("BLPOP",
+		// args...) to a Cmd(cmd, args...): the command is before it.
 		site.Method = rawRule(fn.Name(), n, false)
-		if n != len(call.Args)-1 || !g.rawSpread(s.e, site) {
+		if n < len(call.Args)-2 || !g.rawSpread(s.e, site) {
 			return
 		}
 		site.Name = fmt.Sprintf("%s (through %s at %s)", site.Command, fn.Name(), w.Where)
