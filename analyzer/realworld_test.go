@@ -64,6 +64,8 @@ import (
 //	               default closure the constructor sets, or the caller's
 //	               through an option), queued in a MULTI/EXEC on a
 //	               connection the handler keeps in a field (mercari)
+//	  luatemplates Lua rendered from text/template templates into a
+//	               buffer, the keys' names written into its text (LUCI)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown

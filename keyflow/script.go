@@ -107,6 +107,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if src, ok := g.formattedScript(e, x, name); ok {
 			return src, true
 		}
+		// s.String() of a buffer of Lua text and rendered templates
+		if src, ok := g.bufferScript(e, x, name); ok {
+			return src, true
+		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
 		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
 			switch {
