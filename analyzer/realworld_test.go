@@ -66,6 +66,9 @@ import (
 //	               connection the handler keeps in a field (mercari)
 //	  luatemplates Lua rendered from text/template templates into a
 //	               buffer, the keys' names written into its text (LUCI)
+//	  loopscope    a transaction queued in a loop, inside a goroutine that
+//	               another loop starts, of keys taken outside the inner
+//	               loop (uniqw)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown

@@ -69,8 +69,10 @@ type evaluator struct {
 	// k = strings.Replace(k, ...)).
 	busy     map[*types.Var]bool
 	busyFrom map[*types.Var]token.Pos
-	// loopIDs are the identities of variables set inside loops.
-	loopIDs map[string]bool
+	// loopIDs are the identities of variables set inside loops, and
+	// loopVars the variables.
+	loopIDs  map[string]bool
+	loopVars map[string]*types.Var
 	// paths caches the nodes that enclose a position (pathTo); hasGoto is
 	// 0 until flowSensitive looks, then 1 without goto, 2 with.
 	paths   map[token.Pos][]ast.Node
@@ -109,6 +111,7 @@ func newEvaluator(g *Engine, decl *ast.FuncDecl) *evaluator {
 		busy:     map[*types.Var]bool{},
 		busyFrom: map[*types.Var]token.Pos{},
 		loopIDs:  map[string]bool{},
+		loopVars: map[string]*types.Var{},
 	}
 	if decl == nil {
 		return e
@@ -627,10 +630,26 @@ func (e *evaluator) varying(v *types.Var, alts []Value) []Value {
 	for _, d := range e.defs[v] {
 		if d.inLoop {
 			e.loopIDs[localID(v)] = true
+			e.loopVars[localID(v)] = v
 			break
 		}
 	}
 	return alts
+}
+
+// setIn returns the identities, among loopIDs, of the variables that are
+// declared or set inside loop: the ones another turn of it sees holding
+// other values.
+func (e *evaluator) setIn(loop ast.Node) map[string]bool {
+	out := map[string]bool{}
+	inside := func(pos token.Pos) bool { return loop.Pos() <= pos && pos < loop.End() }
+	for id := range e.loopIDs {
+		v := e.loopVars[id]
+		if v == nil || inside(v.Pos()) || slices.ContainsFunc(e.defs[v], func(d def) bool { return inside(d.pos) }) {
+			out[id] = true
+		}
+	}
+	return out
 }
 
 // vary returns k as another iteration of a loop sees it: the unknowns of

@@ -106,11 +106,11 @@ func (g *Engine) segmentKeys(s *Func, tx *Tx, keys []Group, sites []*Site) []Gro
 				keys = append(keys, grp)
 			}
 		}
-		if g.repeats(s, tx, site) {
+		if loop := g.repeats(s, tx, site); loop != nil {
 			// Queued at each turn of a loop: the keys as another turn
 			// builds them are in the transaction too.
 			for _, grp := range site.Keys {
-				keys = append(keys, g.againGroup(s.e, grp))
+				keys = append(keys, g.againGroup(s.e, grp, loop))
 			}
 		}
 	}

@@ -2664,28 +2664,30 @@ func keyIdentity(k keyspace.Key) string {
 	return b.String()
 }
 
-// againGroup returns a key group as another turn of a loop sees it.
-func (g *Engine) againGroup(e *evaluator, grp Group) Group {
+// againGroup returns a key group as another turn of loop sees it: the
+// variables set inside the loop hold other values; those set outside it,
+// in an enclosing loop too, hold the same.
+func (g *Engine) againGroup(e *evaluator, grp Group, loop ast.Node) Group {
 	out := make(Group, len(grp))
 	for i, v := range grp {
 		if k, ok := g.againOf[keyIdentity(v.Key)]; ok {
 			out[i] = Value{k, v.Pos}
 			continue
 		}
-		out[i] = Value{e.vary(v.Key), v.Pos}
+		out[i] = Value{varyIDs(v.Key, e.setIn(loop)), v.Pos}
 	}
 	return out
 }
 
-// repeats reports whether a command of a transaction's function is sent
-// at each turn of a loop inside that function on the one transaction: a
+// repeats returns the loop, inside a transaction's function, at each turn
+// of which a command of the function is sent on the one transaction: a
 // loop inside the function given to TxPipelined, or one around a command
 // queued on a TxPipeline kept in a variable, when the pipeline is made
 // outside the loop or on another branch of it (a select's case that
-// sends it and makes the next).
-func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
+// sends it and makes the next); nil when there is none.
+func (g *Engine) repeats(s *Func, tx *Tx, site *Site) ast.Node {
 	if s.e == nil || s.e.decl == nil {
-		return false
+		return nil
 	}
 	made := tx.Site.Call
 	for _, n := range s.e.pathTo(site.Call.Pos()) {
@@ -2696,7 +2698,7 @@ func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
 		}
 		if tx.Lit != nil {
 			if n.Pos() > tx.Lit.Pos() && n.End() <= tx.Lit.End() {
-				return true
+				return n
 			}
 			continue
 		}
@@ -2704,10 +2706,10 @@ func (g *Engine) repeats(s *Func, tx *Tx, site *Site) bool {
 			continue // each turn sends what it queued
 		}
 		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) {
-			return true
+			return n
 		}
 	}
-	return false
+	return nil
 }
 
 // branchesApart reports whether two positions lie on different branches
