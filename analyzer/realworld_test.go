@@ -158,7 +158,8 @@ import (
 //	               key and the caller's members; ARGV the callers give
 //	  partkeys     keys a helper makes of a prefix and its callers' parts
 //	               (fmt.Sprint of them, strings.Join of them); two keys a
-//	               helper returns as two results (follow.go)
+//	               helper returns as two results (follow.go), under
+//	               the hashtag it computes once for both (codes.go)
 //	  callerkeys   a library's exported functions sending their callers'
 //	               keys, on an exported type and on an unexported one
 //	               handed out as an exported interface; a mock's

@@ -170,7 +170,7 @@ func isVariadicAt(info *types.Info, x *ast.CallExpr, i int) bool {
 func (g *Engine) substituteAll(e *evaluator, call *ast.CallExpr, alts []Value) []Value {
 	var out []Value
 	for _, a := range alts {
-		keys := g.substituteKey(e, call, a.Key, true)
+		keys := g.substituteKey(e, call, a.Key, substKeep)
 		if keys == nil {
 			return nil
 		}

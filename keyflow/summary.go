@@ -492,9 +492,18 @@ func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func,
 	if len(results) == 0 {
 		return nil, false
 	}
+	mode := substFresh
+	if fn.Signature().Results().Len() > 1 && e != nil {
+		// key, loaded := keys(id): the results of one call share its
+		// values, others at each turn of a loop around it.
+		mode = substShared
+		if e.inLoop(call) {
+			e.loopIDs[callID(call)] = true
+		}
+	}
 	var out []Value
 	for _, r := range results {
-		for _, k := range g.substitute(e, call, r) {
+		for _, k := range g.substituteKey(e, call, r, mode) {
 			out = append(out, Value{k, call.Pos()})
 		}
 	}
@@ -504,15 +513,48 @@ func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func,
 	return out, true
 }
 
+// inLoop reports whether n runs at each turn of a loop of the function,
+// or in a closure, which may run any number of times.
+func (e *evaluator) inLoop(n ast.Node) bool {
+	for _, p := range e.pathTo(n.Pos()) {
+		switch p.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit:
+			if p != n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callID is the identity of one call in the package, for the values it
+// computes (substShared).
+func callID(call *ast.CallExpr) string {
+	return "call@" + strconv.Itoa(int(call.Pos()))
+}
+
 // substitute puts a call's arguments in place of the parameters that a
 // summary key refers to. The callee's own locals become fresh values.
 func (g *Engine) substitute(e *evaluator, call *ast.CallExpr, k keyspace.Key) []keyspace.Key {
-	return g.substituteKey(e, call, k, false)
+	return g.substituteKey(e, call, k, substFresh)
 }
 
-// substituteKey is substitute; keep keeps the identities of the callee's
-// other unknowns ("name@pos", "reply@pos"), which substitute makes fresh.
-func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key, keep bool) []keyspace.Key {
+// What substituteKey makes of the callee's own unknowns, those that are
+// not its parameters: fresh values (substFresh); kept as they are
+// ("name@pos", "reply@pos"; substKeep); or the callee's values of this
+// call (substShared), one value in each of its results (key, limitKey :=
+// codeKeys(phone), both under the hashtag codeKeys computes).
+type substMode int
+
+const (
+	substFresh substMode = iota
+	substKeep
+	substShared
+)
+
+// substituteKey is substitute, the callee's own unknowns made as mode says.
+func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key, mode substMode) []keyspace.Key {
+	keep := mode == substKeep
 	parts := make([][]keyspace.Key, len(k.Parts))
 	for i, p := range k.Parts {
 		switch {
@@ -539,6 +581,9 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 			if len(parts[i]) == 0 {
 				return nil
 			}
+		case mode == substShared && strings.Contains(p.ID, "@"):
+			p.ID += "^" + callID(call)
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case !keep && strings.Contains(p.ID, "@"):
 			p.ID = ""
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
