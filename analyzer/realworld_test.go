@@ -175,7 +175,9 @@ import (
 //	               a destination and a spread, and a destination beside
 //	               the Keys of the caller's struct (pairs.go); the keys
 //	               another package derives from the callers' accounts,
-//	               appended to a variable a callback captures (quota.go)
+//	               appended to a variable a callback captures (quota.go);
+//	               a MULTI/EXEC on a pooled connection handed out by
+//	               pointer, (*conn).Send (connptr.go)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

@@ -328,8 +328,9 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 	}
 }
 
-// A connVar is where a function keeps a connection: a variable, or a
-// field of one (ch.conn, a connection a handler holds), by its path.
+// A connVar is where a function keeps a connection: a variable, a field
+// of one (ch.conn, a connection a handler holds), or what a pointer
+// points to ((*conn), ".*"), by its path.
 type connVar struct {
 	v    *types.Var
 	path string
@@ -348,6 +349,11 @@ func (g *Engine) connVarOf(x ast.Expr) (connVar, bool) {
 		}
 		base, ok := g.connVarOf(x.X)
 		base.path += "." + x.Sel.Name
+		return base, ok
+	case *ast.StarExpr:
+		// (*conn).Send("MULTI") of a conn *redis.Conn
+		base, ok := g.connVarOf(x.X)
+		base.path += ".*"
 		return base, ok
 	}
 	return connVar{}, false
