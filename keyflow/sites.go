@@ -454,6 +454,16 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		case sel.PerElement() || sel.MapKeys:
 			keys, o := g.elemKeys(e, arg, sel)
 			groups, open = append(groups, keys...), open || o
+		case sel.Variadic && sel.Step == 2 && len(args) == sel.Param+1 && !call.Ellipsis.IsValid() && stringMap(g.info.TypeOf(arg)):
+			// MSet(ctx, map[string]interface{}{...}): go-redis sends the
+			// map's keys as the pairs' keys (TestMSetMap).
+			keys, o := g.elemKeys(e, arg, ruleset.Selector{Param: sel.Param, MapKeys: true, Step: 1})
+			if o {
+				if p := e.mapParam(arg); p != "" {
+					keys, o = []Group{{{keyspace.Unknown(p+"...", exprName(arg)+"...", false), arg.Pos()}}}, false
+				}
+			}
+			groups, open = append(groups, keys...), open || o
 		case sel.Variadic && !(call.Ellipsis.IsValid() && len(args) == sel.Param+1):
 			for i := sel.Param; i < variadicEnd(sel, len(args)); i += max(sel.Step, 1) {
 				groups = append(groups, g.keyArg(e, args[i]))
@@ -531,6 +541,12 @@ func firstHalf(sl slice) ([]elem, bool) {
 		}
 	}
 	return sl.elems[:n/2], true
+}
+
+// stringMap reports whether t is a map with string keys.
+func stringMap(t types.Type) bool {
+	m, ok := t.Underlying().(*types.Map)
+	return ok && isStringType(m.Key())
 }
 
 // elemKeys returns the keys that N[].F, N[][K] or N{} pick out of a slice
