@@ -178,7 +178,9 @@ import (
 //	               appended to a variable a callback captures (quota.go);
 //	               a MULTI/EXEC on a pooled connection handed out by
 //	               pointer, (*conn).Send (connptr.go); MSet of a map
-//	               filled with the caller's map's keys (msetmap.go)
+//	               filled with the caller's map's keys (msetmap.go);
+//	               MGETs of chunks of the caller's keys, cut by a generic
+//	               helper in an unexported one (chunks.go)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

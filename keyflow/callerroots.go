@@ -609,6 +609,9 @@ func (r *rooter) passed(fn *ssa.Function, i int, depth int) bool {
 					calls++
 					continue
 				}
+				if _, ok := ins.(*ssa.DebugRef); ok {
+					continue // the name of the function at its call
+				}
 				var ops []*ssa.Value
 				for _, op := range ins.Operands(ops) {
 					if op != nil && sameFunc(*op, fn) {
