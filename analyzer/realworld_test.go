@@ -86,7 +86,9 @@ import (
 //	               keys a helper lists with SCAN by its caller's pattern
 //	               and returns; KEYS's reply filtered in a loop; the
 //	               keys a radix Scanner fills in through &key (radixscan.go);
-//	               a raw KEYS's reply deleted in one DEL (pushsum.go)
+//	               a raw KEYS's reply deleted in one DEL (pushsum.go);
+//	               SCAN pages of the patterns a helper's callers give,
+//	               each deleted in one DEL (bypattern.go)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;

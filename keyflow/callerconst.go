@@ -32,6 +32,7 @@ type paramSite struct {
 // of it, and the parameters of each function declared with a body.
 type callIndex struct {
 	calls    map[*types.Func][]*ast.CallExpr
+	in       map[*ast.CallExpr]*ast.FuncDecl // the declaration each call is in
 	escapes  map[*types.Func]bool // used other than as the callee of a call
 	params   map[*types.Var]paramSite
 	set      map[*types.Var]bool   // assigned to, or its address taken
@@ -45,6 +46,7 @@ func (g *Engine) callIndex() *callIndex {
 	}
 	ix := &callIndex{
 		calls:    map[*types.Func][]*ast.CallExpr{},
+		in:       map[*ast.CallExpr]*ast.FuncDecl{},
 		escapes:  map[*types.Func]bool{},
 		params:   map[*types.Var]paramSite{},
 		set:      map[*types.Var]bool{},
@@ -60,9 +62,11 @@ func (g *Engine) callIndex() *callIndex {
 	}
 	callee := map[*ast.Ident]bool{}
 	for _, f := range g.files {
+		var decl *ast.FuncDecl
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
+				decl = n
 				fn, _ := g.info.Defs[n.Name].(*types.Func)
 				if fn == nil {
 					break
@@ -91,6 +95,7 @@ func (g *Engine) callIndex() *callIndex {
 				}
 				if fn, ok := g.info.Uses[id].(*types.Func); ok && id != nil {
 					ix.calls[fn] = append(ix.calls[fn], n)
+					ix.in[n] = decl
 					callee[id] = true
 				}
 			}
@@ -191,6 +196,35 @@ func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]
 			if !slices.Contains(out, s) {
 				out = append(out, s)
 			}
+		}
+	}
+	return out, len(out) > 0
+}
+
+// callerValues returns the values that the calls of the function whose
+// parameter v is pass in its place, each as its caller's evaluator gives
+// it, with the caller's parameters named after it (foreign), when the
+// function is unexported, of this package, only called directly, and
+// never sets v: a pattern a helper lists keys by, given by its callers
+// (deleteKeysByPattern(ctx, stockPattern(activityNo))).
+func (g *Engine) callerValues(v *types.Var) ([]Value, bool) {
+	ix := g.callIndex()
+	ps, ok := ix.params[v]
+	if !ok || ix.set[v] || ps.fn.Exported() || ps.fn.Pkg() != g.pkg || ix.escapes[ps.fn] || len(ix.calls[ps.fn]) == 0 {
+		return nil, false
+	}
+	if sig := ps.fn.Signature(); sig.Variadic() && ps.idx == sig.Params().Len()-1 || sig.Recv() != nil && ix.ifaceFns[ps.fn.Name()] {
+		return nil, false
+	}
+	var out []Value
+	for _, call := range ix.calls[ps.fn] {
+		decl := ix.in[call]
+		if ps.idx >= len(call.Args) || call.Ellipsis.IsValid() || decl == nil || decl.Body == nil {
+			return nil, false
+		}
+		out = append(out, foreign(g.writerEval(decl).keys(call.Args[ps.idx]), decl.Name.Name)...)
+		if len(out) > maxAlts {
+			return nil, false
 		}
 	}
 	return out, len(out) > 0

@@ -1742,10 +1742,31 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		return nil, nil, nil, false
 	}
 	pats := slices.Clone(ev.keys(arg))
+	if id, ok := ast.Unparen(arg).(*ast.Ident); ok && len(pats) == 1 && len(pats[0].Key.Parts) == 1 && isParamID(pats[0].Key.Parts[0].ID) && !returnsStrings(call.Parent()) {
+		// A helper's pattern parameter: the patterns its callers give,
+		// where it acts on the keys itself. One that returns them is read
+		// at its callers, with their patterns (its summary).
+		if v, ok := l.g.info.Uses[id].(*types.Var); ok {
+			if alts, ok := l.g.callerValues(v); ok {
+				pats = alts
+			}
+		}
+	}
 	for j := range pats {
 		pats[j].Pos = arg.Pos()
 	}
 	return x, &named, pats, true
+}
+
+// returnsStrings reports whether fn returns a []string.
+func returnsStrings(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	for i := range res.Len() {
+		if isStringSlice(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // rawCommandParam returns the command names that a raw call's command
