@@ -182,7 +182,9 @@ import (
 //	               pointer, (*conn).Send (connptr.go); MSet of a map
 //	               filled with the caller's map's keys (msetmap.go);
 //	               MGETs of chunks of the caller's keys, cut by a generic
-//	               helper in an unexported one (chunks.go)
+//	               helper in an unexported one (chunks.go); the streams
+//	               of the handlers callers register, read in one
+//	               XREADGROUP per chunk by a goroutine (handlers.go)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

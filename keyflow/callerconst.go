@@ -33,7 +33,7 @@ type paramSite struct {
 type callIndex struct {
 	calls    map[*types.Func][]*ast.CallExpr
 	in       map[*ast.CallExpr]*ast.FuncDecl // the declaration each call is in
-	escapes  map[*types.Func]bool // used other than as the callee of a call
+	escapes  map[*types.Func]bool            // used other than as the callee of a call
 	params   map[*types.Var]paramSite
 	set      map[*types.Var]bool   // assigned to, or its address taken
 	ifaceFns map[string]bool       // the names of the interface methods of the package

@@ -519,7 +519,12 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 			return r.root(a, depth+1)
 		}
 		fn := v.Parent()
-		if fn == nil || fn.Parent() != nil || fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == v {
+		if fn != nil && fn.Parent() != nil {
+			// go func(handlers []*handlerFc) { ... }(chunk): what the
+			// function literal's calls pass.
+			return r.passedLit(fn, slices.Index(fn.Params, v), depth)
+		}
+		if fn == nil || fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == v {
 			return false
 		}
 		if obj, _ := fn.Object().(*types.Func); !r.l.g.reachedFromOutside(obj) {
@@ -618,6 +623,60 @@ func (r *rooter) passed(fn *ssa.Function, i int, depth int) bool {
 						return false
 					}
 				}
+			}
+		}
+	}
+	return calls > 0
+}
+
+// passedLit reports whether what every call of the function literal fn
+// passes as its parameter i is rooted, when fn is only called where it is
+// made (func(x T) { ... }(arg), go and defer alike); false otherwise.
+func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
+	if i < 0 {
+		return false
+	}
+	calls := 0
+	for _, b := range fn.Parent().Blocks {
+		for _, ins := range b.Instrs {
+			var val ssa.Value
+			switch ins := ins.(type) {
+			case *ssa.MakeClosure:
+				if ins.Fn != fn {
+					continue
+				}
+				val = ins
+			default:
+				var ops []*ssa.Value
+				for _, op := range ins.Operands(ops) {
+					if op != nil && *op == fn {
+						if c, ok := ins.(ssa.CallInstruction); !ok || c.Common().Value != fn {
+							return false
+						}
+					}
+				}
+				c, ok := ins.(ssa.CallInstruction)
+				if !ok || c.Common().Value != fn {
+					continue
+				}
+				if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+					return false
+				}
+				calls++
+				continue
+			}
+			for _, ref := range *val.Referrers() {
+				if _, ok := ref.(*ssa.DebugRef); ok {
+					continue
+				}
+				c, ok := ref.(ssa.CallInstruction)
+				if !ok || c.Common().Value != val {
+					return false
+				}
+				if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+					return false
+				}
+				calls++
 			}
 		}
 	}
@@ -726,6 +785,11 @@ func (r *rooter) filledFrom(v ssa.Value, depth int) bool {
 					if fa, ok := ref.Addr.(*ssa.FieldAddr); ok && r.fields[fieldVar(fa)] {
 						continue // the write of the field being traced
 					}
+					if ref.Val == addrs[i] && isStructPointer(addrs[i].Type()) {
+						// &handlerFc{Stream: stream} appended to a list:
+						// the struct's own fields are what is traced.
+						continue
+					}
 					return false // the collection itself stored away
 				}
 				stored = append(stored, ref.Val)
@@ -793,6 +857,16 @@ func halvedMake(v ssa.Value) *ssa.MakeSlice {
 		return ms
 	}
 	return nil
+}
+
+// isStructPointer reports whether t points to a struct.
+func isStructPointer(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
 }
 
 // isCollection reports whether t is a slice or a map.
