@@ -152,15 +152,8 @@ func (g *Engine) callerConsts(v *types.Var) ([]string, bool) {
 
 func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]bool) ([]string, bool) {
 	ix := g.callIndex()
-	ps, ok := ix.params[v]
-	if !ok || depth == 0 || seen[v] || ix.set[v] || ps.fn.Exported() || ps.fn.Pkg() != g.pkg || ix.escapes[ps.fn] || len(ix.calls[ps.fn]) == 0 {
-		return nil, false
-	}
-	if ps.fn.Signature().Variadic() && ps.idx == ps.fn.Signature().Params().Len()-1 {
-		return nil, false
-	}
-	if recv := ps.fn.Signature().Recv(); recv != nil && ix.ifaceFns[ps.fn.Name()] {
-		// An interface of the package may call the method dynamically.
+	ps, ok := g.calledParam(v)
+	if !ok || depth == 0 || seen[v] {
 		return nil, false
 	}
 	seen[v] = true
@@ -201,6 +194,27 @@ func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]
 	return out, len(out) > 0
 }
 
+// calledParam returns where v belongs, when it is a parameter, not the
+// variadic one, that its function never sets, of an unexported function
+// of the package that is only called directly, by name, and is called:
+// each call's argument is its value.
+func (g *Engine) calledParam(v *types.Var) (paramSite, bool) {
+	ix := g.callIndex()
+	ps, ok := ix.params[v]
+	if !ok || ix.set[v] || ps.fn.Exported() || ps.fn.Pkg() != g.pkg || ix.escapes[ps.fn] || len(ix.calls[ps.fn]) == 0 {
+		return paramSite{}, false
+	}
+	sig := ps.fn.Signature()
+	if sig.Variadic() && ps.idx == sig.Params().Len()-1 {
+		return paramSite{}, false
+	}
+	if sig.Recv() != nil && ix.ifaceFns[ps.fn.Name()] {
+		// An interface of the package may call the method dynamically.
+		return paramSite{}, false
+	}
+	return ps, true
+}
+
 // callerValues returns the values that the calls of the function whose
 // parameter v is pass in its place, each as its caller's evaluator gives
 // it, with the caller's parameters named after it (foreign), when the
@@ -209,11 +223,8 @@ func (g *Engine) callerConstsDepth(v *types.Var, depth int, seen map[*types.Var]
 // (deleteKeysByPattern(ctx, stockPattern(activityNo))).
 func (g *Engine) callerValues(v *types.Var) ([]Value, bool) {
 	ix := g.callIndex()
-	ps, ok := ix.params[v]
-	if !ok || ix.set[v] || ps.fn.Exported() || ps.fn.Pkg() != g.pkg || ix.escapes[ps.fn] || len(ix.calls[ps.fn]) == 0 {
-		return nil, false
-	}
-	if sig := ps.fn.Signature(); sig.Variadic() && ps.idx == sig.Params().Len()-1 || sig.Recv() != nil && ix.ifaceFns[ps.fn.Name()] {
+	ps, ok := g.calledParam(v)
+	if !ok {
 		return nil, false
 	}
 	var out []Value

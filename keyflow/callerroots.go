@@ -608,7 +608,7 @@ func (r *rooter) passed(fn *ssa.Function, i int, depth int) bool {
 		for _, b := range f.Blocks {
 			for _, ins := range b.Instrs {
 				if c, ok := ins.(ssa.CallInstruction); ok && !c.Common().IsInvoke() && sameFunc(c.Common().Value, fn) {
-					if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+					if !r.rootArg(c, i, depth) {
 						return false
 					}
 					calls++
@@ -659,7 +659,7 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 				if !ok || c.Common().Value != fn {
 					continue
 				}
-				if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+				if !r.rootArg(c, i, depth) {
 					return false
 				}
 				calls++
@@ -673,7 +673,7 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 				if !ok || c.Common().Value != val {
 					return false
 				}
-				if args := c.Common().Args; i >= len(args) || !r.root(args[i], depth+1) {
+				if !r.rootArg(c, i, depth) {
 					return false
 				}
 				calls++
@@ -681,6 +681,12 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 		}
 	}
 	return calls > 0
+}
+
+// rootArg reports whether argument i of a call is rooted.
+func (r *rooter) rootArg(c ssa.CallInstruction, i int, depth int) bool {
+	args := c.Common().Args
+	return i < len(args) && r.root(args[i], depth+1)
 }
 
 // sameFunc reports whether v is fn or an instance of it.

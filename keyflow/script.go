@@ -216,13 +216,18 @@ func (g *Engine) scriptHole(prefix string, x ast.Expr) (string, bool) {
 	if !luacheck.InString(prefix) || !isStringType(g.info.TypeOf(x)) {
 		return "", false
 	}
-	text := strings.Map(func(r rune) rune {
+	return holeText(types.ExprString(x)), true
+}
+
+// holeText is what stands inside a Lua string for a value put there, its
+// source text in angle brackets with no quote, backslash or newline.
+func holeText(src string) string {
+	return "<" + strings.Map(func(r rune) rune {
 		if r == '\'' || r == '"' || r == '\\' || r == '\n' {
 			return -1
 		}
 		return r
-	}, types.ExprString(x))
-	return "<" + text + ">", true
+	}, src) + ">"
 }
 
 // replacedScript returns the script that strings.Replace or ReplaceAll

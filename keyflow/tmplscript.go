@@ -232,12 +232,7 @@ func renderLua(src, sofar string) (string, bool) {
 		case *parse.ActionNode:
 			text := n.Pipe.String()
 			if luacheck.InString(sofar + b.String()) {
-				b.WriteString("<" + strings.Map(func(r rune) rune {
-					if r == '\'' || r == '"' || r == '\\' || r == '\n' {
-						return -1
-					}
-					return r
-				}, text) + ">")
+				b.WriteString(holeText(text))
 				continue
 			}
 			b.WriteString("tmpl_" + strings.Map(func(r rune) rune {
