@@ -296,6 +296,9 @@ type rooter struct {
 	fields map[*types.Var]bool
 	// param is true once some value comes from a parameter.
 	param bool
+	// memo holds what tracing each parameter to its calls found, for the
+	// rooter and the ones it starts.
+	memo map[*ssa.Parameter]*traced
 	// args bind the parameters of a function entered at one of its calls
 	// (returned) to that call's arguments.
 	args map[*ssa.Parameter]ssa.Value
@@ -310,7 +313,7 @@ type rooter struct {
 
 // newRooter returns a rooter over an SSA layer.
 func newRooter(l *ssaLayer) *rooter {
-	return &rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}}
+	return &rooter{l: l, seen: map[ssa.Value]bool{}, fields: map[*types.Var]bool{}, memo: map[*ssa.Parameter]*traced{}}
 }
 
 // receiverField returns the field of a method's receiver that v reads or
@@ -318,6 +321,7 @@ func newRooter(l *ssaLayer) *rooter {
 // method; nil if v reads no field of a receiver.
 func receiverField(v ssa.Value) (*types.Var, *ssa.Function) {
 	var f *types.Var
+	seen := map[*ssa.Alloc]bool{}
 	for {
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -334,7 +338,12 @@ func receiverField(v ssa.Value) (*types.Var, *ssa.Function) {
 			}
 			v = x.X
 		case *ssa.Alloc:
-			// The receiver kept in a cell, captured by a closure.
+			// The receiver kept in a cell, captured by a closure; a cell
+			// set to what it holds (x = *p with p = &x) is no receiver.
+			if seen[x] {
+				return nil, nil
+			}
+			seen[x] = true
 			if v = storedOnce(x); v == nil {
 				return nil, nil
 			}
@@ -461,7 +470,7 @@ func (r *rooter) writesFrom(f *types.Var) bool {
 		if v == nil {
 			return false
 		}
-		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields}
+		sub := rooter{l: l, seen: map[ssa.Value]bool{}, fields: r.fields, memo: r.memo}
 		if !sub.root(v, 0) {
 			return false
 		}
@@ -522,14 +531,14 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		if fn != nil && fn.Parent() != nil {
 			// go func(handlers []*handlerFc) { ... }(chunk): what the
 			// function literal's calls pass.
-			return r.passedLit(fn, slices.Index(fn.Params, v), depth)
+			return r.calls(v, func() bool { return r.passedLit(fn, slices.Index(fn.Params, v), depth) })
 		}
 		if fn == nil || fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == v {
 			return false
 		}
 		if obj, _ := fn.Object().(*types.Func); !r.l.g.reachedFromOutside(obj) {
 			// A helper of the package: what each of its calls passes.
-			return r.passed(fn, slices.Index(fn.Params, v), depth)
+			return r.calls(v, func() bool { return r.passed(fn, slices.Index(fn.Params, v), depth) })
 		}
 		r.param = true
 		return true
@@ -594,6 +603,30 @@ func (r *rooter) root(v ssa.Value, depth int) bool {
 		return r.filledFrom(v, depth)
 	}
 	return false
+}
+
+// A traced records what tracing a parameter to its calls found: whether
+// every call's argument is rooted, and whether some comes from a
+// parameter that other modules fill.
+type traced struct{ ok, param bool }
+
+// calls traces parameter v to what its calls pass, by trace, once for the
+// rooter and the rooters it starts: a helper called from many places,
+// each reached through other helpers, is traced once, not once per path.
+// While it is traced it counts as rooted, as a value seen again does.
+func (r *rooter) calls(v *ssa.Parameter, trace func() bool) bool {
+	if t, ok := r.memo[v]; ok {
+		r.param = r.param || t.param
+		return t.ok
+	}
+	t := &traced{ok: true}
+	r.memo[v] = t
+	was := r.param
+	r.param = false
+	t.ok = trace()
+	t.param = r.param
+	r.param = was || r.param
+	return t.ok
 }
 
 // passed reports whether what every call of a function of the package
@@ -704,7 +737,7 @@ func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
 	if fn == nil || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) {
 		return false
 	}
-	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call)}
+	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call), memo: r.memo}
 	returns := 0
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
@@ -730,7 +763,7 @@ func (r *rooter) derived(call *ssa.Call, depth int) bool {
 	if fn == nil || fn.Object() == nil || fn.Object().Pkg() == r.l.g.pkg || r.l.g.IsClientPackage(fn.Object().Pkg()) || len(call.Call.Args) == 0 {
 		return false
 	}
-	sub := rooter{l: r.l, seen: r.seen, fields: r.fields, args: r.args}
+	sub := rooter{l: r.l, seen: r.seen, fields: r.fields, args: r.args, memo: r.memo}
 	for _, a := range call.Call.Args {
 		if alloc, ok := a.(*ssa.Alloc); ok {
 			// A value spilled to take its address: what is stored there.
@@ -893,7 +926,7 @@ func (r *rooter) filledBy(call *ssa.Call, v ssa.Value, depth int) bool {
 	if fn == nil || j < 0 || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) || depth > 32 {
 		return false
 	}
-	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call)}
+	sub := rooter{l: r.l, seen: map[ssa.Value]bool{}, fields: r.fields, args: r.bind(fn, call), memo: r.memo}
 	if !sub.filledFrom(fn.Params[j], depth+1) {
 		return false
 	}
