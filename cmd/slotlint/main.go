@@ -127,7 +127,7 @@ func main() {
 				// go vet runs one slotlint per package, as many at once
 				// as there are CPUs: a heap that grows 80% between
 				// collections, not 100%, keeps their peak at about plain
-				// go vet's for some 3% more CPU (BENCHMARKS.md). GOGC
+				// go vet's for a few percent more CPU (BENCHMARKS.md). GOGC
 				// set by the user wins.
 				debug.SetGCPercent(vetGCPercent)
 			}
