@@ -51,7 +51,7 @@ func (e *evaluator) heldCall(call *ast.CallExpr) ([]Value, bool) {
 		case *ast.FuncLit:
 			results = g.litResults(x)
 		case *ast.Ident, *ast.SelectorExpr:
-			fn, _ := g.info.Uses[calleeIdent(&ast.CallExpr{Fun: x})].(*types.Func)
+			fn, _ := g.info.Uses[IdentOf(x)].(*types.Func)
 			if fn == nil {
 				continue // a caller's function, nil, another field
 			}
