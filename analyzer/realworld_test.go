@@ -153,7 +153,9 @@ import (
 //	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis; raw SORTs with BY
-//	               and GET patterns (sort.go)
+//	               and GET patterns (sort.go); ZUNIONSTOREs whose key
+//	               count the code does not show, float64(max) or
+//	               len(keys) beside prefixed keys (zstore.go)
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a

@@ -1932,7 +1932,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 		n := slices.IndexFunc(items, rawItem.spread)
 		if spreads > 1 || n == 0 {
-			return false
+			return g.leastKeys(site, items)
 		}
 		fixed := func(i int) Group { return items[i].alts }
 		if n < len(items)-1 {
@@ -1940,7 +1940,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 			// WITHSCORES): only where the callers count their keys.
 			for _, it := range items[n+1:] {
 				if it.text == "" || it.many {
-					return false
+					return g.leastKeys(site, items)
 				}
 			}
 			return g.rawSpreadParam(site, items[0].text, n, fixed, items[n].alts, true)
@@ -1970,7 +1970,7 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 	}
 	pos, ok := cmd.KeyPositions(argv)
 	if !ok {
-		return false
+		return g.leastKeys(site, items)
 	}
 	site.Command = strings.ToUpper(argv[0])
 	site.Name = site.Command
@@ -2011,6 +2011,58 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 		site.Script = run
 	}
+	return true
+}
+
+// leastKeys resolves a raw command whose key count is not known, as a
+// recommendation engine builds its ZUNIONSTORE:
+//
+//	args := []interface{}{"ztmp", float64(max)}
+//	for i := 0; i < max; i++ {
+//		args = append(args, fmt.Sprintf("item:%s:scores", items[i]))
+//	}
+//	args = append(args, weights...)
+//	conn.Do("ZUNIONSTORE", args...)
+//
+// The keys are those before the count and the first after it, which the
+// command takes at the least (ruleset's LeastKeyPositions); the others
+// are not seen (Open), whatever follows. A script's count may be 0:
+// scripts are evalPassedOn's and rawScript's.
+func (g *Engine) leastKeys(site *Site, items []rawItem) bool {
+	if len(items) == 0 || items[0].text == "" {
+		return false
+	}
+	cmd := g.rules.Command(items[0].text)
+	if cmd == nil || runsScript(cmd) {
+		return false
+	}
+	end := 0 // the arguments up to the first key after the count
+	for _, ks := range cmd.Keys {
+		if ks.IsKeyNum && ks.Keyword == "" {
+			end = max(end, ks.Index+ks.KeyNumIdx+ks.FirstKey+1)
+		}
+	}
+	if end == 0 || end > len(items) {
+		return false
+	}
+	argv := make([]string, end)
+	for i, it := range items[:end] {
+		if it.spread() || it.many && i < end-1 {
+			return false
+		}
+		argv[i] = it.text
+	}
+	pos, ok := cmd.LeastKeyPositions(argv)
+	if !ok || len(pos) < 2 {
+		return false
+	}
+	site.Command = strings.ToUpper(argv[0])
+	site.Name = site.Command
+	for _, p := range pos {
+		site.Keys = append(site.Keys, items[p].alts)
+	}
+	site.Open = true
+	setFlags(site, cmd)
 	return true
 }
 

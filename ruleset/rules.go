@@ -469,17 +469,33 @@ type KeySpec struct {
 // an unknown argument decides where the keys are (a keyword search past an
 // unknown argument, or an unknown key count).
 func (c *Command) KeyPositions(argv []string) (pos []int, ok bool) {
+	return c.keyPositions(argv, false)
+}
+
+// LeastKeyPositions is KeyPositions where a key count ("" in argv) is not
+// known: the positions of the keys the command takes at the least, one
+// for the count. The commands counted so (ZUNIONSTORE, LMPOP, SINTERCARD,
+// ...) refuse a count of 0 (TestKeyCountAtLeastOne), so the argument
+// after an unknown count is a key; the others after it may be too. A
+// script's or a function's count may be 0: the caller leaves those out.
+// ok is false when another argument not known decides.
+func (c *Command) LeastKeyPositions(argv []string) (pos []int, ok bool) {
+	return c.keyPositions(argv, true)
+}
+
+func (c *Command) keyPositions(argv []string, least bool) (pos []int, ok bool) {
 	ok = true
 	for _, ks := range c.Keys {
-		p, kok := ks.positions(argv)
+		p, kok := ks.positions(argv, least)
 		pos = append(pos, p...)
 		ok = ok && kok
 	}
 	return pos, ok
 }
 
-// positions follows getKeysUsingKeySpecs in Redis's db.c.
-func (ks *KeySpec) positions(argv []string) ([]int, bool) {
+// positions follows getKeysUsingKeySpecs in Redis's db.c; with least, a
+// key count not known counts 1.
+func (ks *KeySpec) positions(argv []string, least bool) ([]int, bool) {
 	argc := len(argv)
 	first := ks.Index
 	if ks.Keyword != "" {
@@ -515,10 +531,14 @@ func (ks *KeySpec) positions(argv []string) ([]int, bool) {
 		if ni >= argc {
 			return nil, true
 		}
-		if argv[ni] == "" {
+		count := argv[ni]
+		if count == "" && least {
+			count = "1"
+		}
+		if count == "" {
 			return nil, false
 		}
-		n, err := strconv.Atoi(argv[ni])
+		n, err := strconv.Atoi(count)
 		if err != nil || n < 0 {
 			return nil, true
 		}
