@@ -681,10 +681,17 @@ func (g *Engine) sortRefused(e *evaluator, call *ast.CallExpr, m *ruleset.Method
 // SORT_RO: the argument after each BY and GET (golang/gddo's
 // c.Do("SORT", key, "BY", "pkg:*->score", "GET", "pkg:*->path")).
 func rawSortRefused(e *evaluator, r rawCall) []SortOption {
+	return argvSortRefused(r.argv, func(i int) Group { return e.keys(r.args[i]) })
+}
+
+// argvSortRefused returns the refused BY and GET options of a SORT's
+// arguments argv, the command's name first, pattern(i) the values of
+// argument i.
+func argvSortRefused(argv []string, pattern func(i int) Group) []SortOption {
 	var out []SortOption
-	for i := 2; i+1 < len(r.argv); i++ {
-		if opt := strings.ToUpper(r.argv[i]); opt == "BY" || opt == "GET" {
-			out = appendRefused(out, opt, e.keys(r.args[i+1]))
+	for i := 2; i+1 < len(argv); i++ {
+		if opt := strings.ToUpper(argv[i]); opt == "BY" || opt == "GET" {
+			out = appendRefused(out, opt, pattern(i+1))
 			i++
 		}
 	}

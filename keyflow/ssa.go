@@ -1980,6 +1980,9 @@ func (g *Engine) rawSpread(e *evaluator, site *Site) bool {
 		}
 	}
 	setFlags(site, cmd)
+	if site.Command == "SORT" || site.Command == "SORT_RO" {
+		site.SortRefused = argvSortRefused(argv, func(i int) Group { return items[i].alts })
+	}
 	// EVAL and EVALSHA of a script the package holds: its KEYS, the
 	// elements the numkeys argument counts, and its ARGV, in whatever
 	// number the loops add.

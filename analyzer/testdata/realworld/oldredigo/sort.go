@@ -40,3 +40,22 @@ func getPackagesFixed(c redis.Conn, key string) ([][]string, error) {
 func reindex(c redis.Conn, n int) ([]interface{}, error) {
 	return redis.Values(c.Do("SORT", "nextCrawl", "LIMIT", strconv.Itoa(n), "200")) // no GET: the ids alone
 }
+
+// Origin: sunfmin/redisgosearch (search.go, Client.Search): the matches
+// of a search, sorted by each entity's rank key, the SORT's arguments
+// built in a slice first.
+func search(c redis.Conn, keywordsKey string) ([]interface{}, error) {
+	sortArgs := []interface{}{keywordsKey, "BY", "rank_*", "DESC"}
+	return redis.Values(c.Do("SORT", sortArgs...)) // want `SORT with BY "rank_\*" fails on Redis Cluster`
+}
+
+// Fixed: the matches are sorted by a sorted set of their ranks, kept
+// under the search's hashtag beside it, with ZINTERSTORE.
+func searchFixed(c redis.Conn, query string) ([]interface{}, error) {
+	kw := "{search:" + query + "}"
+	args := []interface{}{kw + ":sorted", 2, kw, kw + ":ranks", "WEIGHTS", 0, 1}
+	if _, err := c.Do("ZINTERSTORE", args...); err != nil {
+		return nil, err
+	}
+	return redis.Values(c.Do("ZREVRANGE", kw+":sorted", 0, -1))
+}
