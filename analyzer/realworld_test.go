@@ -68,7 +68,9 @@ import (
 //	               buffer, the keys' names written into its text (LUCI)
 //	  loopscope    a transaction queued in a loop, inside a goroutine that
 //	               another loop starts, of keys taken outside the inner
-//	               loop (uniqw)
+//	               loop (uniqw); a MULTI sent on the first turn that
+//	               needs it, the later turns' commands queued in it
+//	               (lazymulti.go, presence)
 //	  lazyscript   a redigo script that a getter makes on first use and
 //	               keeps in a package variable
 //	  filled       slices made and filled by index, []interface{} grown

@@ -2781,11 +2781,37 @@ func (g *Engine) repeats(s *Func, tx *Tx, site *Site) ast.Node {
 		if tx.Sent != nil && n.Pos() <= tx.Sent.Call.Pos() && tx.Sent.Call.Pos() < n.End() {
 			continue // each turn sends what it queued
 		}
-		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) {
+		if made.Pos() < n.Pos() || made.Pos() >= n.End() || branchesApart(s.e, made.Pos(), site.Call.Pos()) || onlySomeTurns(s.e, n, made.Pos(), site.Call.Pos()) {
 			return n
 		}
 	}
 	return nil
+}
+
+// onlySomeTurns reports whether the transaction opened at made runs on
+// some turns of loop only, where the command at pos runs on every turn:
+// made sits in an if inside the loop that does not hold pos. The MULTI
+// sent on the first turn that needs it (if queued == 0), with the
+// commands of the later turns queued in it:
+//
+//	for i, exists := range existence {
+//		if queued == 0 {
+//			c.Send("MULTI")
+//		}
+//		queued++
+//		c.Send("SETEX", prefix+ids[i], ttl, ids[i])
+//	}
+//	c.Do("EXEC")
+func onlySomeTurns(e *evaluator, loop ast.Node, made, pos token.Pos) bool {
+	for _, n := range e.pathTo(made) {
+		if n.Pos() <= loop.Pos() || n.End() > loop.End() {
+			continue
+		}
+		if ifs, ok := n.(*ast.IfStmt); ok && within(ifs, made) && !within(ifs, pos) {
+			return true
+		}
+	}
+	return false
 }
 
 // branchesApart reports whether two positions lie on different branches

@@ -1,6 +1,8 @@
 // Package loopscope holds transactions queued in a loop inside a
 // goroutine that another loop starts: a key set outside the inner loop is
-// one value at each of its turns, whatever the outer loop does.
+// one value at each of its turns, whatever the outer loop does; and a
+// transaction that a loop opens on one turn only, which holds the
+// commands of every turn after it (lazymulti.go).
 package loopscope
 
 import (
