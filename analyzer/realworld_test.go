@@ -32,7 +32,9 @@ import (
 //	               of a local XReadArgs whose Streams grow by append
 //	  fields       struct fields set by constructors, exported via facts;
 //	               two fields set from one parameter, one in a hashtag;
-//	               a lock's bare name beside its channel "...{name}"
+//	               a lock's bare name beside its channel "...{name}";
+//	               one field of two sketches merged by one script
+//	               (siblings.go, gostatix)
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;

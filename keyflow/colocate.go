@@ -192,3 +192,37 @@ func Derived(k keyspace.Key, groups []Group) bool {
 	}
 	return false
 }
+
+// Sibling reports whether a key that is nothing but a field of a value
+// (h.key, "$recv.key") is the same field of another value in another key
+// of the groups (g.key, "$1.key"): one field of two objects, each
+// object's own key, as two sketches' keys merged by one script are. They
+// share a slot only when the field's values carry one hashtag; a field
+// whose writes show their text is read as that text, not as the field.
+// The field of one value at two turns of a loop (v.Key, v.Key') is the
+// callers' elements' field, which caller-keys reports.
+func Sibling(k keyspace.Key, groups []Group) bool {
+	base, path, ok := fieldOfValue(k)
+	if !ok {
+		return false
+	}
+	for _, g := range groups {
+		for _, v := range g {
+			if b, p, ok := fieldOfValue(v.Key); ok && p == path && b != base {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldOfValue splits a key that is one unknown, a field of a value that
+// the code names (its identity "$recv.key", "$1.key"), into the value and
+// the field's path.
+func fieldOfValue(k keyspace.Key) (base, path string, ok bool) {
+	base, path, ok = strings.Cut(unknownID(k), ".")
+	if !ok || base == "" || path == "" || strings.ContainsAny(base, "@:#()'") || strings.ContainsAny(path, "$@:#()'") {
+		return "", "", false
+	}
+	return base, path, true
+}
