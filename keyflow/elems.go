@@ -412,8 +412,8 @@ func (e *evaluator) mapKeys(x ast.Expr, pos token.Pos) ([]elem, bool) {
 	return append(elems, filled...), true
 }
 
-// indexWrites returns the indexes of the writes v[k] = x of a local map
-// before pos, each standing for many in a loop; nil when v is written in
+// indexWrites returns the indexes of the writes v[k] = x (or v[k], err =
+// f(x)) of a local map before pos, each standing for many in a loop; nil when v is written in
 // any other way (&v, delete, v[k] += x), or read by address.
 func (e *evaluator) indexWrites(v *types.Var, pos token.Pos) []elem {
 	if e.decl == nil || e.decl.Body == nil {
@@ -433,10 +433,12 @@ func (e *evaluator) indexWrites(v *types.Var, pos token.Pos) []elem {
 				if !ok || !is(ix.X) {
 					continue
 				}
-				if n.Tok != token.ASSIGN || len(n.Lhs) != len(n.Rhs) {
+				if n.Tok != token.ASSIGN {
 					bad = true
 					continue
 				}
+				// m[k] = v, or m[k], err = f(v): the index is a key
+				// either way.
 				if ix.Pos() < pos {
 					out = append(out, elem{alts: e.keys(ix.Index), many: e.loopAround(v, ix.Pos())})
 				}
