@@ -167,7 +167,11 @@ import (
 //	  partkeys     keys a helper makes of a prefix and its callers' parts
 //	               (fmt.Sprint of them, strings.Join of them); two keys a
 //	               helper returns as two results (follow.go), under
-//	               the hashtag it computes once for both (codes.go)
+//	               the hashtag it computes once for both (codes.go);
+//	               a key a helper adds to in a loop over an index's
+//	               fields, the keys deduplicated by a helper that
+//	               returns its parameter's elements (indexkeys.go,
+//	               scache)
 //	  callerkeys   a library's exported functions sending their callers'
 //	               keys, on an exported type and on an unexported one
 //	               handed out as an exported interface; a mock's

@@ -569,6 +569,12 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			out = append(out, alts...)
 		case d.rhs == nil:
 			return e.varying(v, self)
+		case d.add && d.inLoop && len(out) > 0:
+			// for _, k := range fields { r += "/" + k }: what r held
+			// before the loop followed by what its turns add, a value
+			// not known (empty when it turns no time).
+			added := Value{keyspace.Unknown(id+"+", v.Name()+" += ...", noBraces), d.pos}
+			out = concatAlts(out, []Value{added}, d.pos)
 		case d.add:
 			// v += x: what v held before, then x. Followed in order, and
 			// only outside loops.

@@ -77,6 +77,16 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 				continue
 			}
 		}
+		if arg := w.l.elemsOfArg(inner, call, el); arg != nil && !w.spreads {
+			// A helper that returns elements of its slice parameter
+			// (a dedup, a filter): those of the slice the call passes.
+			c := w.collection(arg, depth+1)
+			if c.open {
+				return coll{open: true}, true
+			}
+			out.elems = append(out.elems, c.elems...)
+			continue
+		}
 		ne, ok := w.l.callerElem(caller, inner, x, el)
 		if !ok {
 			return coll{open: true}, true
@@ -84,6 +94,32 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 		out.elems = append(out.elems, ne)
 	}
 	return out, true
+}
+
+// elemsOfArg returns the argument of a call that an element its callee
+// returns stands for each element of, "$N[i]" (the variable of a range
+// over parameter N, appended or stored by index), or nil.
+func (l *ssaLayer) elemsOfArg(inner *evaluator, call *ssa.Call, el sElem) ssa.Value {
+	if !el.many {
+		return nil
+	}
+	alts, _ := l.elemKeys(inner, el)
+	if len(alts) != 1 {
+		return nil
+	}
+	n, ok := elemParam(unknownID(alts[0].Key))
+	if !ok {
+		return nil
+	}
+	if fn := call.Call.StaticCallee(); fn == nil {
+		return nil
+	} else if fn.Signature.Recv() != nil {
+		n++ // the receiver is the call's first argument
+	}
+	if n >= len(call.Call.Args) {
+		return nil
+	}
+	return call.Call.Args[n]
 }
 
 // callerElem returns an element that a callee returns as its caller sees

@@ -1,5 +1,7 @@
 // Package partkeys holds keys made by a helper that joins a prefix and
-// the parts its callers pass: each call's key is known from its arguments.
+// the parts its callers pass: each call's key is known from its arguments,
+// or, where the helper adds the parts in a loop, its prefix followed by
+// a value not known (indexkeys.go).
 package partkeys
 
 import (
