@@ -162,7 +162,8 @@ func oneAtEachCall(ds []diag) []diag {
 //     and k + "_version_set" share a slot only if k holds a hashtag,
 //     k and "channel:{" + k + "}" only if it holds none. So is the same
 //     field of two values (keyflow.Sibling): h.key and g.key of two
-//     sketches merged by one script are each one's own key.
+//     sketches merged by one script are each one's own key. So is a
+//     number (keyflow.Number): its text has no hashtag.
 //     A command whose keys are different objects by its nature (keys of
 //     two key specs: the source and destination of RENAME, SMOVE or
 //     LMOVE, the destination and sources of SUNIONSTORE, BITOP or
@@ -197,7 +198,7 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 	for _, g := range groups {
 		var alts keyflow.Group
 		for _, v := range g {
-			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) || keyflow.Prefixed(v.Key) || keyflow.Derived(v.Key, groups) || keyflow.Sibling(v.Key, groups) {
+			if keyflow.HasShape(v.Key) || keyflow.Listed(v.Key) || keyflow.Prefixed(v.Key) || keyflow.Derived(v.Key, groups) || keyflow.Sibling(v.Key, groups) || keyflow.Number(v.Key) {
 				alts = append(alts, v)
 			}
 		}

@@ -157,7 +157,8 @@ import (
 //	               one and ends with EXEC
 //	  oldredigo    redigo under its first import path,
 //	               github.com/garyburd/redigo/redis; raw SORTs with BY
-//	               and GET patterns (sort.go); ZUNIONSTOREs whose key
+//	               and GET patterns (sort.go), a rank passed to DEL
+//	               as a second key (sort.go); ZUNIONSTOREs whose key
 //	               count the code does not show, float64(max) or
 //	               len(keys) beside prefixed keys (zstore.go)
 //	  intervals    keys a helper makes, fills by index and returns, read

@@ -226,3 +226,10 @@ func fieldOfValue(k keyspace.Key) (base, path string, ok bool) {
 	}
 	return base, path, true
 }
+
+// Number reports whether a key is one number (an unknown value of a
+// numeric type, sent as its decimal text): a key of no hashtag, in the
+// slot of its own text, as the rank passed as a second key of a DEL is.
+func Number(k keyspace.Key) bool {
+	return len(k.Parts) == 1 && k.Parts[0].Unknown && k.Parts[0].NoBraces
+}

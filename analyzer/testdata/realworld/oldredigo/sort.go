@@ -59,3 +59,25 @@ func searchFixed(c redis.Conn, query string) ([]interface{}, error) {
 	}
 	return redis.Values(c.Do("ZREVRANGE", kw+":sorted", 0, -1))
 }
+
+// Indexable is an entity of the search index.
+type Indexable interface {
+	IndexEntity() (indexType string, key string, rank int64)
+}
+
+// Origin: sunfmin/redisgosearch (index.go, Client.RemoveIndex): the
+// entity's rank key is deleted with its rank, a number, passed beside it
+// as a second key: DEL takes both as keys, and the number's key has no
+// hashtag.
+func removeRank(c redis.Conn, i Indexable) {
+	indexType, key, rank := i.IndexEntity()
+	entityKey := "search:" + indexType + ":entity:" + key
+	c.Do("DEL", "rank_"+entityKey, rank) // want `DEL keys "rank_search:<i.IndexEntity\(\)>:entity:<key>" \(hashtag unknown\) and "<rank>" \(no hashtag\) may hash to different slots`
+}
+
+// Fixed: the rank key alone.
+func removeRankFixed(c redis.Conn, i Indexable) {
+	indexType, key, _ := i.IndexEntity()
+	entityKey := "search:" + indexType + ":entity:" + key
+	c.Do("DEL", "rank_"+entityKey)
+}
