@@ -413,8 +413,9 @@ func (e *evaluator) mapKeys(x ast.Expr, pos token.Pos) ([]elem, bool) {
 }
 
 // indexWrites returns the indexes of the writes v[k] = x (or v[k], err =
-// f(x)) of a local map before pos, each standing for many in a loop; nil when v is written in
-// any other way (&v, delete, v[k] += x), or read by address.
+// f(x)) of a local map before pos, each standing for many in a loop; nil
+// when v is written in any other way (&v, delete, v[k] += x), or read by
+// address.
 func (e *evaluator) indexWrites(v *types.Var, pos token.Pos) []elem {
 	if e.decl == nil || e.decl.Body == nil {
 		return nil

@@ -170,6 +170,15 @@ func TestParseGood(t *testing.T) {
 	if !ok || !reflect.DeepEqual(pos, []int{3, 4}) {
 		t.Errorf("eval key positions %v %v", pos, ok)
 	}
+	// A count not known: no positions, or at the least the first after it.
+	unknownCount := []string{"eval", "src", "", "k1", "k2", "a1"}
+	if pos, ok = eval.KeyPositions(unknownCount); ok {
+		t.Errorf("eval key positions of an unknown count %v %v", pos, ok)
+	}
+	pos, ok = eval.LeastKeyPositions(unknownCount)
+	if !ok || !reflect.DeepEqual(pos, []int{3}) {
+		t.Errorf("eval least key positions %v %v", pos, ok)
+	}
 	for _, name := range [][]string{{"object|encoding"}, {"OBJECT ENCODING"}, {"Object", "Encoding"}, {" object   encoding "}} {
 		if c := r.Command(name[0], name[1:]...); c == nil || c.Name != "object|encoding" {
 			t.Errorf("Command(%q) = %+v", name, c)
