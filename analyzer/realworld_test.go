@@ -34,7 +34,9 @@ import (
 //	               two fields set from one parameter, one in a hashtag;
 //	               a lock's bare name beside its channel "...{name}";
 //	               one field of two sketches merged by one script
-//	               (siblings.go, gostatix)
+//	               (siblings.go, gostatix); two fields set in one
+//	               assignment from a helper's two named results
+//	               (listnames.go, shove)
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;

@@ -418,9 +418,9 @@ func (g *Engine) elemWrites(f *types.Var) []fieldWrite {
 	var out []fieldWrite
 	for _, w := range g.indexWrites[f] {
 		if isMap {
-			out = append(out, fieldWrite{w.decl, w.index})
+			out = append(out, fieldWrite{decl: w.decl, value: w.index})
 		}
-		out = append(out, fieldWrite{w.decl, w.value})
+		out = append(out, fieldWrite{decl: w.decl, value: w.value})
 	}
 	return out
 }

@@ -96,12 +96,19 @@ type Engine struct {
 	// (elemWrites), found on first use.
 	indexWrites    map[*types.Var][]indexWrite
 	badFieldWrites map[*types.Var]bool
-	fieldOwners    map[*types.Var]*types.Struct    // the struct of each field of the package
-	initSets       map[*types.Var]initSet          // package-level variables set once, in a function (setOnce)
-	registered     map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
-	impls          map[*types.Func][]*types.Func   // the implementations of each interface method called
-	pipeFuncs      map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
-	implPkgs       []*types.Package                // the packages whose types may implement them
+	// resultFieldWrites are the writes of fields from one result of a
+	// call of several (x.a, x.b = names(id)), which only a string field's
+	// values read (fieldKeys); fieldWrites marks such fields bad.
+	resultFieldWrites map[*types.Var][]fieldWrite
+	// otherBadFieldWrites are the fields written in ways not followed
+	// other than those.
+	otherBadFieldWrites map[*types.Var]bool
+	fieldOwners         map[*types.Var]*types.Struct    // the struct of each field of the package
+	initSets            map[*types.Var]initSet          // package-level variables set once, in a function (setOnce)
+	registered          map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
+	impls               map[*types.Func][]*types.Func   // the implementations of each interface method called
+	pipeFuncs           map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
+	implPkgs            []*types.Package                // the packages whose types may implement them
 	// embeds are the //go:embed directives of package-level variables;
 	// nil until embedded scans the package.
 	embeds map[*types.Var]embedDirective

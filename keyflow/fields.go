@@ -47,6 +47,10 @@ const objMark = "#obj"
 type fieldWrite struct {
 	decl  *ast.FuncDecl
 	value ast.Expr
+	// from is set for a write of one result of a call of several, res:
+	// x.a, x.b = names(id) (value is then the call).
+	from *ast.CallExpr
+	res  int
 }
 
 // fieldKeys returns the keys that a string field of the package may hold,
@@ -75,7 +79,14 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 		if w.decl != nil {
 			name = w.decl.Name.Name
 		}
-		for _, a := range e.keys(w.value) {
+		alts := e.keys(w.value)
+		if w.from != nil {
+			var ok bool
+			if alts, ok = e.resultAt(w.from, w.res); !ok {
+				return nil
+			}
+		}
+		for _, a := range alts {
 			k, ok := fieldKey(g.paramsAsFields(v, w.decl, a.Key), name)
 			if !ok {
 				return nil
@@ -135,7 +146,7 @@ func (g *Engine) paramField(v *types.Var, decl *ast.FuncDecl, id string) *types.
 	for i := range owner.NumFields() {
 		f := owner.Field(i)
 		writes := g.fields[f]
-		if f == v || len(writes) != 1 || writes[0].decl != decl {
+		if f == v || len(writes) != 1 || writes[0].decl != decl || writes[0].from != nil {
 			continue
 		}
 		alts := g.writerEval(decl).keys(writes[0].value)
@@ -224,6 +235,13 @@ func (g *Engine) collectFieldWrites() {
 			g.fields[v] = ws
 		}
 	}
+	// A string field also written from one result of a call of several
+	// (rq.waitingList, rq.pendingList = ListNames(id)): that result too.
+	for v, ws := range g.resultFieldWrites {
+		if v.Pkg() == g.pkg && isStringType(v.Type()) && !g.otherBadFieldWrites[v] {
+			g.fields[v] = append(slices.Clone(all[v]), ws...)
+		}
+	}
 }
 
 // fieldWrites finds every write of a field in the package's code, of any
@@ -236,9 +254,10 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 		return g.allFieldWrites, g.badFieldWrites
 	}
 	writes, bad = map[*types.Var][]fieldWrite{}, map[*types.Var]bool{}
+	results, otherBad := map[*types.Var][]fieldWrite{}, map[*types.Var]bool{}
 	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
 		if v, ok := obj.(*types.Var); ok && v.IsField() {
-			writes[v] = append(writes[v], fieldWrite{decl, value})
+			writes[v] = append(writes[v], fieldWrite{decl: decl, value: value})
 		}
 	}
 	fieldOf := func(x ast.Expr) *types.Var {
@@ -276,10 +295,16 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 				case *ast.AssignStmt:
 					for i, lhs := range n.Lhs {
 						v := fieldOf(lhs)
+						call, isCall := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
 						switch {
 						case v == nil:
-						case len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN:
+						case len(n.Rhs) == 1 && len(n.Lhs) > 1 && isCall && n.Tok == token.ASSIGN:
 							bad[v] = true
+							if !test {
+								results[v] = append(results[v], fieldWrite{decl: decl, value: call, from: call, res: i})
+							}
+						case len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN:
+							bad[v], otherBad[v] = true, true
 						default:
 							add(v, decl, n.Rhs[i])
 						}
@@ -287,7 +312,7 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 				case *ast.UnaryExpr:
 					// &x.f lets anything change the field.
 					if v := fieldOf(n.X); v != nil && n.Op == token.AND {
-						bad[v] = true
+						bad[v], otherBad[v] = true, true
 					}
 				}
 				return true
@@ -295,6 +320,7 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 		}
 	}
 	g.allFieldWrites, g.badFieldWrites = writes, bad
+	g.resultFieldWrites, g.otherBadFieldWrites = results, otherBad
 	return writes, bad
 }
 

@@ -433,13 +433,22 @@ func (g *Engine) laterResults(e *evaluator, sig *types.Signature, rets []*ast.Re
 		if !isStringType(sig.Results().At(i).Type()) {
 			continue
 		}
+		named := sig.Results().At(i)
 		var keys []Value
 		for _, r := range rets {
-			if len(r.Results) != n {
+			switch {
+			case len(r.Results) == n:
+				keys = append(keys, e.keys(r.Results[i])...)
+			case len(r.Results) == 0 && named.Name() != "" && named.Name() != "_":
+				// A bare return of named results (func names(id) (l, pl
+				// string)): what result i holds there.
+				keys = append(keys, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()})...)
+			default:
 				keys = nil
+			}
+			if keys == nil {
 				break
 			}
-			keys = append(keys, e.keys(r.Results[i])...)
 		}
 		if len(keys) > maxAlts || allOpaque(keys) {
 			continue
