@@ -233,7 +233,9 @@ func (a *atomicity) watched(w *watchTx) ([]keyspace.Key, bool) {
 	out := make([]keyspace.Key, 0, len(groups))
 	complete := !open
 	for _, g := range groups {
-		if len(g) != 1 || !a.fixed(g[0].Key) {
+		// Each watched key known: one value, or fixed alternatives (a
+		// configured prefix or its default), all of them in out.
+		if len(g) == 0 || slices.ContainsFunc(g, func(v keyflow.Value) bool { return !a.fixed(v.Key) }) {
 			complete = false
 		}
 		for _, k := range g {
@@ -515,24 +517,19 @@ func (a *atomicity) checkReadsForWatch() {
 }
 
 // unwatched returns a key of a read that is provably none of the watched
-// keys.
+// keys: a key whose every possible value (a configured prefix or its
+// default) is fixed and none of them.
 func (a *atomicity) unwatched(op *atomicOp, watched []keyspace.Key) (keyspace.Key, bool) {
 	groups, open := a.keys(op)
 	if open {
 		return keyspace.Key{}, false
 	}
-next:
 	for _, g := range groups {
-		k, ok := single(g)
-		if !ok || !a.fixed(k) {
-			continue
+		if len(g) > 0 && !slices.ContainsFunc(g, func(v keyflow.Value) bool {
+			return !a.fixed(v.Key) || slices.ContainsFunc(watched, v.Key.Equal)
+		}) {
+			return g[0].Key, true
 		}
-		for _, x := range watched {
-			if k.Equal(x) {
-				continue next
-			}
-		}
-		return k, true
 	}
 	return keyspace.Key{}, false
 }

@@ -41,7 +41,9 @@ import (
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
 //	               scripts a table registers by address and a loader fills
-//	  lostupdate   what is and is not a lost update
+//	  lostupdate   what is and is not a lost update; a key read in a
+//	               Watch function and not watched, under a prefix that is
+//	               configured or a default (configured.go, ld-relay)
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that
 //	               returns, "" placeholders, keys that are only an unknown
@@ -250,9 +252,14 @@ func TestRealWorld(t *testing.T) {
 // knownGaps are the corpus's sites slotlint does not yet get right, as
 // "file:line: missed" (a bad site not flagged as it should be),
 // "file:line: wrong" (a finding there that names other keys or says
-// something else) or "file:line: noise" (a finding where none is wanted). The test fails when one is closed, so
-// that the list stays exact.
-var knownGaps = []string{}
+// something else) or "file:line: noise" (a finding where none is wanted).
+// The test fails when one is closed, so that the list stays exact.
+var knownGaps = []string{
+	// The alternatives of one variable (a configured prefix or its
+	// default) are chosen apart in each key built from it: "{ld}:lock"
+	// beside "{<env.Prefix>}:cursor", which no run sends together.
+	"lostupdate/configured.go:65: noise",
+}
 
 type recorder struct{ errs []string }
 
