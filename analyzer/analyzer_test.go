@@ -17,6 +17,7 @@ import (
 //	crossslot/  cross-slot, maybe-cross-slot, cluster-db of COPY, SORT patterns
 //	  basic       literal keys of every kind of multi-key command
 //	  provenance  keys built with Sprintf, Join, branches, loops, templates, fields
+//	  choices     keys built from one of several values of one field or variable
 //	  keys, app   key helpers in one package, used in another (facts)
 //	  tx          WATCH transactions, TxPipelined, TxPipeline, plain pipelines
 //	  v8          go-redis v8

@@ -254,12 +254,7 @@ func TestRealWorld(t *testing.T) {
 // "file:line: wrong" (a finding there that names other keys or says
 // something else) or "file:line: noise" (a finding where none is wanted).
 // The test fails when one is closed, so that the list stays exact.
-var knownGaps = []string{
-	// The alternatives of one variable (a configured prefix or its
-	// default) are chosen apart in each key built from it: "{ld}:lock"
-	// beside "{<env.Prefix>}:cursor", which no run sends together.
-	"lostupdate/configured.go:65: noise",
-}
+var knownGaps = []string{}
 
 type recorder struct{ errs []string }
 

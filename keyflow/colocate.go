@@ -79,8 +79,10 @@ func count[T any](lists [][]T, limit int) int {
 }
 
 // Colocate gives the verdict on groups of alternatives: the worst over
-// their combinations (at most 64 are tried), and the combination that has
-// it.
+// their combinations (at most 64 are tried) that one run may send, and the
+// combination that has it. Keys built from different values of one
+// variable (a configured prefix in one, its default in the other) are not
+// a combination any run sends.
 func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 	var worst keyspace.Colocation
 	var worstKeys []Value
@@ -93,12 +95,26 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 		for i, v := range chosen {
 			keys[i] = v.Key
 		}
+		if !keyspace.Consistent(keys...) {
+			return true
+		}
 		col := keyspace.Colocate(keys...)
 		if worstKeys == nil || col.Verdict > worst.Verdict {
 			worst, worstKeys = col, chosen
 		}
 		return worst.Verdict != keyspace.Different
 	})
+	if worstKeys == nil {
+		// Past the combinations tried, or none consistent: the first.
+		combos(lists, 1, func(chosen []Value) bool {
+			keys := make([]keyspace.Key, len(chosen))
+			for i, v := range chosen {
+				keys[i] = v.Key
+			}
+			worst, worstKeys = keyspace.Colocate(keys...), chosen
+			return false
+		})
+	}
 	return worst, worstKeys
 }
 
@@ -132,11 +148,27 @@ func Named(k keyspace.Key) bool {
 	return true
 }
 
-// concatAlts is every a followed by every b, built at pos.
+// sharedChoices is k, one of two equal keys built from other choices,
+// built from the choices both share only: either may stand for it.
+func sharedChoices(k, other keyspace.Key) keyspace.Key {
+	var cs []keyspace.Choice
+	for _, c := range k.Choices {
+		if slices.ContainsFunc(other.Choices, func(o keyspace.Choice) bool { return o.ID() == c.ID() && o.Alt == c.Alt }) {
+			cs = append(cs, c)
+		}
+	}
+	k.Choices = cs
+	return k
+}
+
+// concatAlts is every a followed by every b, built at pos, but for those
+// built of different values of one variable.
 func concatAlts(a, b []Value, pos token.Pos) []Value {
 	out := make([]Value, 0, len(a)*len(b))
 	combos([][]Value{b, a}, len(a)*len(b), func(c []Value) bool {
-		out = append(out, Value{keyspace.Concat(c[1].Key, c[0].Key), pos})
+		if keyspace.Consistent(c[1].Key, c[0].Key) {
+			out = append(out, Value{keyspace.Concat(c[1].Key, c[0].Key), pos})
+		}
 		return true
 	})
 	return out

@@ -155,7 +155,7 @@ func elemTemplate(k keyspace.Key) keyspace.Key {
 		}
 		parts[i] = p
 	}
-	return keyspace.Key{Parts: parts}
+	return keyspace.Key{Parts: parts, Choices: k.Choices}
 }
 
 // elemTemplates returns the key groups with their elements as templates,

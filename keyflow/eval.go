@@ -533,7 +533,9 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			delete(e.busyFrom, v)
 		}
 	}()
-	for _, d := range defs {
+	starts := make([]int, len(defs))
+	for i, d := range defs {
+		starts[i] = len(out)
 		e.busyFrom[v] = d.pos
 		switch {
 		case d.rng != nil:
@@ -599,8 +601,53 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 			}
 		}
 		out = identify(out, id, v.Name())
+	} else if choice := chosenOf(id, defs); choice != "" {
+		// prefix := cfg.Prefix; if prefix == "" { prefix = "ld" }: one
+		// of them in a run, the same in every key built from it.
+		in := e.choiceIn()
+		for i := range defs {
+			end := len(out)
+			if i+1 < len(defs) {
+				end = starts[i+1]
+			}
+			for j := starts[i]; j < end; j++ {
+				out[j].Key = out[j].Key.Choosing(keyspace.Choice{Of: choice, In: in, Alt: i})
+			}
+		}
 	}
 	return e.varying(v, out)
+}
+
+// choiceIn are the parameters a choice of the function may be made on:
+// those that hold values (strings, numbers, structs, pointers), not a
+// context, a client or a callback, whose identity at a call says nothing
+// of which value a key helper returns.
+func (e *evaluator) choiceIn() []string {
+	var in []string
+	for v, id := range e.params {
+		switch v.Type().Underlying().(type) {
+		case *types.Basic, *types.Struct, *types.Pointer:
+			in = append(in, id)
+		}
+	}
+	slices.Sort(in)
+	return in
+}
+
+// chosenOf is the identity of the choice between a variable's assignments
+// that reach a use, when each is a value of its own (not one added to,
+// or set at each turn of a loop): the variable and the assignments.
+func chosenOf(id string, defs []def) string {
+	if len(defs) < 2 {
+		return ""
+	}
+	for _, d := range defs {
+		if d.inLoop || d.add || d.rng != nil {
+			return ""
+		}
+		id += fmt.Sprintf(":%d", d.pos)
+	}
+	return "var:" + id
 }
 
 // containsID reports whether the identity s is, or is derived from, the
@@ -679,7 +726,17 @@ func varyIDs(k keyspace.Key, ids map[string]bool) keyspace.Key {
 		}
 		parts[i] = p
 	}
-	return keyspace.Key{Parts: parts}
+	var choices []keyspace.Choice
+	for _, c := range k.Choices {
+		for id := range ids {
+			if containsID(c.Of, id) {
+				c.Of += "'"
+				break
+			}
+		}
+		choices = append(choices, c)
+	}
+	return keyspace.Key{Parts: parts}.Choosing(choices...)
 }
 
 // localID is the identity of a local variable or parameter in the keys
@@ -720,7 +777,7 @@ func identify(alts []Value, id, name string) []Value {
 			}
 			parts[j] = p
 		}
-		out[i] = Value{keyspace.Key{Parts: parts}, a.Pos}
+		out[i] = Value{keyspace.Key{Parts: parts, Choices: a.Key.Choices}, a.Pos}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package keyflow
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -70,7 +71,7 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 	}
 	var out []keyspace.Key
 	structured := false
-	for _, w := range writes {
+	for wi, w := range writes {
 		e := g.writerEval(w.decl)
 		if e == nil {
 			return nil
@@ -100,7 +101,13 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 			if len(k.Parts) > 1 || len(k.Parts) == 1 && !k.Parts[0].Unknown {
 				structured = true
 			}
-			if !slices.ContainsFunc(out, k.Equal) {
+			if len(writes) > 1 {
+				// One object's field holds what one of its writes gave.
+				k = k.Choosing(keyspace.Choice{Of: fmt.Sprintf("%s.%s@%d", objMark, v.Name(), v.Pos()), Alt: wi})
+			}
+			if i := slices.IndexFunc(out, k.Equal); i >= 0 {
+				out[i] = sharedChoices(out[i], k)
+			} else {
 				out = append(out, k)
 			}
 		}
@@ -133,7 +140,7 @@ func (g *Engine) paramsAsFields(v *types.Var, decl *ast.FuncDecl, k keyspace.Key
 		}
 		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})
 	}
-	return out
+	return out.Choosing(k.Choices...)
 }
 
 // paramField returns the field of v's struct, other than v, whose only
@@ -202,6 +209,12 @@ func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 			}
 		}
 		out = keyspace.Concat(out, keyspace.Key{Parts: []keyspace.Part{p}})
+	}
+	// The writer's choices are the object's: one object's field holds
+	// the one value it was given.
+	for _, c := range k.Choices {
+		c.Of = objMark + "." + writer + ":" + c.Of
+		out = out.Choosing(c)
 	}
 	return out, len(out.Parts) > 0
 }
@@ -351,6 +364,17 @@ func (g *Engine) fieldValues(v *types.Var, base string, x *ast.SelectorExpr) []V
 				}
 			}
 			r = keyspace.Concat(r, keyspace.Key{Parts: []keyspace.Part{p}})
+		}
+		// The object's choices: those of the object read, or none when
+		// it has no identity.
+		for _, c := range k.Choices {
+			if strings.HasPrefix(c.Of, objMark) {
+				if base == "" {
+					continue
+				}
+				c.Of = base + strings.TrimPrefix(c.Of, objMark)
+			}
+			r = r.Choosing(c)
 		}
 		out = append(out, Value{r, x.Pos()})
 	}

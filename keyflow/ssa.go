@@ -1316,7 +1316,7 @@ func foreign(alts []Value, fn string) []Value {
 				parts[j].ID = fn + ":" + p.ID
 			}
 		}
-		out[i] = Value{keyspace.Key{Parts: parts}, a.Pos}
+		out[i] = Value{keyspace.Key{Parts: parts, Choices: a.Key.Choices}, a.Pos}
 	}
 	return out
 }
@@ -1332,7 +1332,7 @@ func varyOthers(k keyspace.Key, sent bool) keyspace.Key {
 		}
 		parts[i] = p
 	}
-	return keyspace.Key{Parts: parts}
+	return keyspace.Key{Parts: parts, Choices: k.Choices}
 }
 
 // elemKeys returns the values of one element, and the evaluator that gave

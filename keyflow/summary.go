@@ -293,14 +293,14 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 	}
 	if returnsKey {
 		named := sig.Results().At(0)
-		for _, r := range rets {
+		for i, r := range rets {
 			switch {
 			case len(r.Results) > 0:
-				s.Results = append(s.Results, e.keys(r.Results[0])...)
+				s.Results = append(s.Results, returned(e, decl, rets, i, e.keys(r.Results[0]))...)
 			case named.Name() != "" && named.Name() != "_":
 				// A bare return of named results: what the first holds
 				// there (func f(p, k string) (key string, err error)).
-				s.Results = append(s.Results, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()})...)
+				s.Results = append(s.Results, returned(e, decl, rets, i, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()}))...)
 			}
 		}
 		if len(s.Results) > maxAlts || allOpaque(s.Results) {
@@ -308,7 +308,7 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 		}
 	}
 	if laterKeys {
-		s.Later = g.laterResults(e, sig, rets)
+		s.Later = g.laterResults(e, decl, sig, rets)
 	}
 	if g.sends {
 		if returnsSlice {
@@ -422,10 +422,26 @@ func allOpaque(alts []Value) bool {
 	return true
 }
 
+// returned marks the values that return statement i of a function gives:
+// a call runs one of its return statements, and every result of that call
+// is what that one gives (a configured prefix, or the default another
+// returns).
+func returned(e *evaluator, decl *ast.FuncDecl, rets []*ast.ReturnStmt, i int, alts []Value) []Value {
+	if len(rets) < 2 {
+		return alts
+	}
+	c := keyspace.Choice{Of: fmt.Sprintf("return@%d", decl.Pos()), In: e.choiceIn(), Alt: i}
+	out := make([]Value, len(alts))
+	for j, a := range alts {
+		out[j] = Value{a.Key.Choosing(c), a.Pos}
+	}
+	return out
+}
+
 // laterResults returns the keys of a function's string results after the
 // first, by index less one, from returns that give every result (not a
 // bare return of named results); nil when none is a key.
-func (g *Engine) laterResults(e *evaluator, sig *types.Signature, rets []*ast.ReturnStmt) [][]Value {
+func (g *Engine) laterResults(e *evaluator, decl *ast.FuncDecl, sig *types.Signature, rets []*ast.ReturnStmt) [][]Value {
 	n := sig.Results().Len()
 	later := make([][]Value, n-1)
 	found := false
@@ -435,14 +451,14 @@ func (g *Engine) laterResults(e *evaluator, sig *types.Signature, rets []*ast.Re
 		}
 		named := sig.Results().At(i)
 		var keys []Value
-		for _, r := range rets {
+		for j, r := range rets {
 			switch {
 			case len(r.Results) == n:
-				keys = append(keys, e.keys(r.Results[i])...)
+				keys = append(keys, returned(e, decl, rets, j, e.keys(r.Results[i]))...)
 			case len(r.Results) == 0 && named.Name() != "" && named.Name() != "_":
 				// A bare return of named results (func names(id) (l, pl
 				// string)): what result i holds there.
-				keys = append(keys, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()})...)
+				keys = append(keys, returned(e, decl, rets, j, e.local(named, &ast.Ident{Name: named.Name(), NamePos: r.Pos()}))...)
 			default:
 				keys = nil
 			}
@@ -564,6 +580,12 @@ const (
 // substituteKey is substitute, the callee's own unknowns made as mode says.
 func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key, mode substMode) []keyspace.Key {
 	keep := mode == substKeep
+	// The callee's own choices (a variable of it set on two branches, the
+	// return statement it runs), made on the call's values.
+	own := make([]keyspace.Choice, len(k.Choices))
+	for i, c := range k.Choices {
+		own[i] = g.choiceAt(e, call, c)
+	}
 	parts := make([][]keyspace.Key, len(k.Parts))
 	for i, p := range k.Parts {
 		switch {
@@ -605,14 +627,51 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 	}
 	var out []keyspace.Key
 	combos(reversed(parts), maxAlts, func(c []keyspace.Key) bool {
+		if !keyspace.Consistent(c...) {
+			return true
+		}
 		var k keyspace.Key
 		for i := len(c) - 1; i >= 0; i-- {
 			k = keyspace.Concat(k, c[i])
 		}
-		out = append(out, k)
+		out = append(out, k.Choosing(own...))
 		return true
 	})
 	return out
+}
+
+// choiceAt is a callee's choice c as a call makes it: on the call's
+// arguments in place of the callee's parameters, each a literal or a value
+// with an identity; KeyNamespacePrefix(ns) returns "<ns>:" at every call
+// with ns, or "<ns>" at every one. A value of the callee's own (a local
+// variable) is this call's; one that is not seen makes the choice this
+// call's alone.
+func (g *Engine) choiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) keyspace.Choice {
+	if call == nil {
+		return c
+	}
+	in := make([]string, len(c.In))
+	for i, id := range c.In {
+		switch {
+		case strings.HasPrefix(id, "$") && e != nil:
+			ks := g.paramValue(e, call, keyspace.Part{Unknown: true, ID: id})
+			if len(ks) != 1 {
+				in[i] = "?" + callID(call)
+			} else if s, ok := ks[0].Literal(); ok {
+				in[i] = strconv.Quote(s)
+			} else if u := unknownID(ks[0]); u != "" {
+				in[i] = u
+			} else {
+				in[i] = "?" + callID(call)
+			}
+		case strings.Contains(id, "@"):
+			in[i] = id + "^" + callID(call)
+		default:
+			in[i] = id
+		}
+	}
+	c.In = in
+	return c
 }
 
 // partsValue returns the values of a helper's parameter joined by its

@@ -42,6 +42,9 @@ func (g *Engine) template(e *evaluator, call *ast.CallExpr, fn *types.Func) ([]V
 	}
 	var out []Value
 	combos(reversed(values), maxAlts, func(vals []keyspace.Key) bool {
+		if !keyspace.Consistent(vals...) {
+			return true
+		}
 		vals = slices.Clone(vals)
 		slices.Reverse(vals)
 		out = append(out, Value{t.Apply(vals), call.Pos()})

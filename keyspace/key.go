@@ -8,6 +8,7 @@
 package keyspace
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,6 +17,61 @@ import (
 // order. The zero Key is the empty key.
 type Key struct {
 	Parts []Part
+	// Choices are the alternatives the key was built from, sorted by Of:
+	// a key built from a variable set on two branches holds the choice of
+	// one of them, and keys that hold different choices of one variable
+	// are never sent together.
+	Choices []Choice
+}
+
+// A Choice names one of the values a variable may hold: in one run it
+// holds one of them, and every key built from it in that run is built
+// from that one.
+type Choice struct {
+	Of string // the variable's identity
+	// In are the identities of the values the choice is made on (a
+	// function's parameters): the same variable chooses alike for the
+	// same values.
+	In  []string
+	Alt int // which of its values
+}
+
+// ID is the identity of the choice made: the variable and its values.
+func (c Choice) ID() string {
+	if len(c.In) == 0 {
+		return c.Of
+	}
+	return c.Of + "(" + strings.Join(c.In, ",") + ")"
+}
+
+// Choosing returns k built from the alternatives cs as well.
+func (k Key) Choosing(cs ...Choice) Key {
+	for _, c := range cs {
+		i, found := slices.BinarySearchFunc(k.Choices, c.ID(), func(x Choice, id string) int { return strings.Compare(x.ID(), id) })
+		if !found {
+			k.Choices = slices.Insert(slices.Clip(k.Choices), i, c)
+		}
+	}
+	return k
+}
+
+// Consistent reports whether keys may be built in one run: no two of
+// them hold different choices of one variable.
+func Consistent(keys ...Key) bool {
+	var seen map[string]int
+	for _, k := range keys {
+		for _, c := range k.Choices {
+			id := c.ID()
+			if alt, ok := seen[id]; ok && alt != c.Alt {
+				return false
+			}
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			seen[id] = c.Alt
+		}
+	}
+	return true
 }
 
 // A Part is literal text, or an unknown value.
@@ -54,15 +110,17 @@ func Unknown(id, name string, noBraces bool) Key {
 	return Key{Parts: []Part{{Unknown: true, ID: id, Name: name, NoBraces: noBraces}}}
 }
 
-// Concat returns the concatenation of keys.
+// Concat returns the concatenation of keys, built from the choices of
+// each.
 func Concat(keys ...Key) Key {
-	var parts []Part
+	var out Key
 	for _, x := range keys {
 		for _, p := range x.Parts {
-			parts = appendPart(parts, p)
+			out.Parts = appendPart(out.Parts, p)
 		}
+		out = out.Choosing(x.Choices...)
 	}
-	return Key{Parts: parts}
+	return out
 }
 
 // Append returns k followed by x. Adjacent literal parts are merged, so equal
@@ -73,7 +131,7 @@ func (k Key) Append(x Key) Key {
 	for _, p := range x.Parts {
 		parts = appendPart(parts, p)
 	}
-	return Key{Parts: parts}
+	return Key{Parts: parts, Choices: k.Choices}.Choosing(x.Choices...)
 }
 
 // appendPart appends p to parts, which the caller owns, merging it into the

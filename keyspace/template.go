@@ -345,6 +345,7 @@ func (t *Template) Symbolic() Key {
 // (NoClose).
 func (t *Template) Apply(values []Key) Key {
 	var parts []Part
+	var choices Key
 	lit := func(text string) { parts = appendPart(parts, Part{Lit: text}) }
 	vi := 0
 	for i, s := range t.segs {
@@ -365,6 +366,7 @@ func (t *Template) Apply(values []Key) Key {
 			v = Key{Parts: []Part{{Name: s.name, Unknown: true}}}
 		}
 		vi++
+		choices = choices.Choosing(v.Choices...)
 		for _, p := range v.Parts {
 			if p.Unknown {
 				switch {
@@ -383,5 +385,5 @@ func (t *Template) Apply(values []Key) Key {
 	if t.tagTo == len(t.segs) {
 		lit("}")
 	}
-	return Key{Parts: parts}
+	return Key{Parts: parts, Choices: choices.Choices}
 }

@@ -50,6 +50,22 @@ func (t *Tracker) SetStatusFixed(status string) error {
 	return err
 }
 
+// SetStatusInTag is fixed with the namespace's prefix in a hashtag: a
+// namespace that ends in ':' gives both keys "{<namespace>:}", one that
+// does not gives both "{<namespace>}"; no run sends one of each.
+func (t *Tracker) SetStatusInTag(status string) error {
+	conn := t.pool.Get()
+	defer conn.Close()
+	_, err := redis.String(rds.SetStatusScript.Do(
+		conn,
+		rds.KeyJobStatsInTag(t.namespace, t.jobID),
+		rds.KeyJobTrackInTag(t.namespace),
+		status,
+		t.jobID,
+	))
+	return err
+}
+
 // Origin: goharbor/harbor (src/jobservice/migration/migrator_v180.go,
 // Migrate): a MULTI/EXEC that updates a job's stats and the periodic
 // policies key, computed twice by one helper. The two calls give one key,

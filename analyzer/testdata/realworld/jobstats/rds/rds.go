@@ -62,6 +62,17 @@ func KeyJobTrackTagged(namespace string) string { // want KeyJobTrackTagged:`key
 	return fmt.Sprintf("{%s}:job_track:inprogress", namespace)
 }
 
+// KeyJobStatsInTag and KeyJobTrackInTag put the namespace, as
+// KeyNamespacePrefix gives it, in a hashtag: "{<namespace>:}" for both
+// keys, or "{<namespace>}" for both, as the namespace ends in ':' or not.
+func KeyJobStatsInTag(namespace string, jobID string) string { // want KeyJobStatsInTag:`keyFunc\("{<namespace>:}job_stats:<jobID>", "{<namespace>}job_stats:<jobID>"\)`
+	return fmt.Sprintf("{%s}job_stats:%s", KeyNamespacePrefix(namespace), jobID)
+}
+
+func KeyJobTrackInTag(namespace string) string { // want KeyJobTrackInTag:`keyFunc\("{<namespace>:}job_track:inprogress", "{<namespace>}job_track:inprogress"\)`
+	return fmt.Sprintf("{%s}job_track:inprogress", KeyNamespacePrefix(namespace))
+}
+
 // KeyJobs is the queue of a job type.
 func KeyJobs(namespace, jobType string) string { // want KeyJobs:`keyFunc\("<namespace>:jobs:<jobType>", "<namespace>jobs:<jobType>"\)`
 	return fmt.Sprintf("%sjobs:%s", KeyNamespacePrefix(namespace), jobType)
