@@ -41,6 +41,9 @@ import (
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
 //	               scripts a table registers by address and a loader fills
+//	  packrbox     Lua files of a packr box, loaded by SCRIPT LOAD and run
+//	               by EVALSHA of the SHA1 a package variable keeps
+//	               (ServerGo)
 //	  lostupdate   what is and is not a lost update; a key read in a
 //	               Watch function and not watched, under a prefix that is
 //	               configured or a default (configured.go, ld-relay)

@@ -133,7 +133,13 @@ func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
 	}
 	var fsx, namex ast.Expr
 	fn, _ := g.info.Uses[calleeIdent(call)].(*types.Func)
-	if fn == nil || fn.Name() != "ReadFile" || fn.Pkg() == nil {
+	if fn == nil || fn.Pkg() == nil {
+		return "", false
+	}
+	if src, ok := g.packrRead(e, fn, call); ok {
+		return src, true
+	}
+	if fn.Name() != "ReadFile" {
 		return "", false
 	}
 	switch fn.Pkg().Path() {
@@ -170,6 +176,68 @@ func (g *Engine) embeddedRead(e *evaluator, call *ast.CallExpr) (string, bool) {
 		return src, true
 	}
 	return g.embeddedFSFile(v, name)
+}
+
+// packrRead returns the source that a call reads from a packr box, as
+// SevenTV/ServerGo reads its scripts: box := packr.New("lua", "./lua"),
+// then box.FindString("token-consumer.lua") (MustString, Find, MustBytes;
+// packr.NewBox(dir) of packr v1). The box's directory is relative to the
+// file that makes it, and the name a constant.
+func (g *Engine) packrRead(e *evaluator, fn *types.Func, call *ast.CallExpr) (string, bool) {
+	switch fn.Pkg().Path() {
+	case "github.com/gobuffalo/packr", "github.com/gobuffalo/packr/v2":
+	default:
+		return "", false
+	}
+	switch fn.Name() {
+	case "FindString", "MustString", "Find", "MustBytes":
+	default:
+		return "", false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	name, ok := e.constText(call.Args[0])
+	if !ok {
+		return "", false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	var made ast.Expr
+	if v, ok := g.info.Uses[id].(*types.Var); ok && g.pkgVars[v] != nil {
+		made = g.pkgVars[v]
+	} else {
+		made = e.reachingRHS(id)
+	}
+	newBox, ok := ast.Unparen(made).(*ast.CallExpr)
+	if !ok {
+		return "", false
+	}
+	maker, _ := g.info.Uses[calleeIdent(newBox)].(*types.Func)
+	if maker == nil || maker.Pkg() != fn.Pkg() {
+		return "", false
+	}
+	var dirx ast.Expr
+	switch {
+	case maker.Name() == "New" && len(newBox.Args) == 2:
+		dirx = newBox.Args[1]
+	case maker.Name() == "NewBox" && len(newBox.Args) == 1:
+		dirx = newBox.Args[0]
+	default:
+		return "", false
+	}
+	dir, ok := e.constText(dirx)
+	if !ok || filepath.IsAbs(dir) {
+		return "", false
+	}
+	f := g.fset.File(newBox.Pos())
+	if f == nil {
+		return "", false
+	}
+	return readEmbedded(filepath.Join(filepath.Dir(f.Name()), filepath.FromSlash(dir)), name)
 }
 
 // constArg returns the constant text of x: a constant, or a parameter that
