@@ -41,6 +41,8 @@ import (
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
 //	               scripts a table registers by address and a loader fills
+//	  registry     keys a method builds from the fields of registry entries,
+//	               package variables set to struct literals (newchat)
 //	  packrbox     Lua files of a packr box, loaded by SCRIPT LOAD and run
 //	               by EVALSHA of the SHA1 a package variable keeps
 //	               (ServerGo)

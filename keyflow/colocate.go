@@ -87,16 +87,27 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 	var worst keyspace.Colocation
 	var worstKeys []Value
 	lists := make([][]Value, len(groups))
+	limit, tried := maxCombos, 0
 	for i, g := range groups {
 		lists[i] = g
+		for _, v := range g {
+			if len(v.Key.Choices) > 0 {
+				// Most combinations of keys built from choices are
+				// not consistent: look further for those that are.
+				limit = maxCombos * maxCombos
+			}
+		}
 	}
-	combos(lists, maxCombos, func(chosen []Value) bool {
+	combos(lists, limit, func(chosen []Value) bool {
 		keys := make([]keyspace.Key, len(chosen))
 		for i, v := range chosen {
 			keys[i] = v.Key
 		}
 		if !keyspace.Consistent(keys...) {
 			return true
+		}
+		if tried++; tried > maxCombos {
+			return false
 		}
 		col := keyspace.Colocate(keys...)
 		if worstKeys == nil || col.Verdict > worst.Verdict {

@@ -787,9 +787,18 @@ func identify(alts []Value, id, name string) []Value {
 func (e *evaluator) field(x *ast.SelectorExpr) []Value {
 	base := e.identity(x.X)
 	if v, ok := e.g.info.Selections[x].Obj().(*types.Var); ok {
-		// What the struct's constructors and setters put in the field.
-		if alts := e.g.fieldValues(v, base, x); alts != nil {
+		// The field of a registry entry, a variable set once to a struct
+		// literal: what the literal gives it.
+		if alts, ok := e.literalFieldKeys(x.X, v.Name(), x.Pos()); ok {
 			return alts
+		}
+		// What the struct's constructors and setters put in the field;
+		// for a parameter's field that only registry entries set, the
+		// entry its callers pass (Summary, paramValue).
+		if !(strings.HasPrefix(base, "$") && e.g.registryField(v)) {
+			if alts := e.g.fieldValues(v, base, x); alts != nil {
+				return alts
+			}
 		}
 	}
 	name := exprName(x)

@@ -401,3 +401,136 @@ func (g *Engine) exportFields() {
 		}
 	}
 }
+
+// literalField returns the expression that a struct literal gives field
+// name of the object x names, a variable set once to the literal (a
+// package's registry entry, badgeSet = Keyspace{Prefix: "badge:{", Suffix:
+// "}"}) whose fields the package never changes, and the evaluator of the
+// expression. A nil expression with ok is a field the literal leaves out:
+// its zero value.
+func (e *evaluator) literalField(x ast.Expr, name string) (ast.Expr, *evaluator, bool) {
+	lit, ev := e.compositeOf(x)
+	if lit == nil || e.g.changedObjects()[e.g.info.ObjectOf(ast.Unparen(x).(*ast.Ident))] {
+		return nil, nil, false
+	}
+	st, ok := e.g.info.TypeOf(lit).Underlying().(*types.Struct)
+	if !ok {
+		return nil, nil, false
+	}
+	for i, el := range lit.Elts {
+		kv, keyed := el.(*ast.KeyValueExpr)
+		switch {
+		case !keyed && i < st.NumFields() && st.Field(i).Name() == name:
+			return el, ev, true
+		case keyed:
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+				return kv.Value, ev, true
+			}
+		}
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return nil, ev, true
+		}
+	}
+	return nil, nil, false
+}
+
+// registryField reports whether a field is set only by struct literals of
+// several package-level variables, the entries of a registry
+// (badgeSet = Keyspace{Prefix: "badge:{", ...}): which entry a function's
+// parameter holds is its callers' to say.
+func (g *Engine) registryField(v *types.Var) bool {
+	if v.Pkg() != g.pkg {
+		return false
+	}
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	writes := g.fields[v]
+	if len(writes) < 2 {
+		return false
+	}
+	for _, w := range writes {
+		if w.decl != nil || w.from != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// literalFieldKeys returns the keys of field name of the object x names,
+// when a struct literal gives them (literalField).
+func (e *evaluator) literalFieldKeys(x ast.Expr, name string, pos token.Pos) ([]Value, bool) {
+	val, ev, ok := e.literalField(x, name)
+	switch {
+	case !ok:
+		return nil, false
+	case val == nil:
+		return []Value{{keyspace.Lit(""), pos}}, true
+	}
+	return ev.keys(val), true
+}
+
+// changedObjects returns the variables of the package whose fields may
+// change after they are set: a field assigned (v.f = x, v.f++), the
+// variable's or a field's address taken, or a method of pointer receiver
+// called on it.
+func (g *Engine) changedObjects() map[types.Object]bool {
+	if g.changed != nil {
+		return g.changed
+	}
+	g.changed = map[types.Object]bool{}
+	root := func(x ast.Expr) types.Object {
+		for {
+			switch y := ast.Unparen(x).(type) {
+			case *ast.SelectorExpr:
+				x = y.X
+			case *ast.IndexExpr:
+				x = y.X
+			case *ast.Ident:
+				return g.info.ObjectOf(y)
+			default:
+				return nil
+			}
+		}
+	}
+	mark := func(x ast.Expr) {
+		if _, isSel := ast.Unparen(x).(*ast.SelectorExpr); !isSel {
+			return
+		}
+		if obj := root(x); obj != nil {
+			g.changed[obj] = true
+		}
+	}
+	for _, f := range g.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					mark(lhs)
+				}
+			case *ast.IncDecStmt:
+				mark(n.X)
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if obj := root(n.X); obj != nil {
+						g.changed[obj] = true
+					}
+				}
+			case *ast.SelectorExpr:
+				if sel, ok := g.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
+					if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+						if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+							if obj := root(n.X); obj != nil {
+								g.changed[obj] = true
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return g.changed
+}

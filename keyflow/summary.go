@@ -581,10 +581,15 @@ const (
 func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key, mode substMode) []keyspace.Key {
 	keep := mode == substKeep
 	// The callee's own choices (a variable of it set on two branches, the
-	// return statement it runs), made on the call's values.
+	// return statement it runs, the write its parameter's field holds),
+	// made on the call's values. A key built from a write that the
+	// argument's struct literal does not hold is not one of the call's.
 	own := make([]keyspace.Choice, len(k.Choices))
 	for i, c := range k.Choices {
-		own[i] = g.choiceAt(e, call, c)
+		var possible bool
+		if own[i], possible = g.choiceAt(e, call, c); !possible {
+			return []keyspace.Key{}
+		}
 	}
 	parts := make([][]keyspace.Key, len(k.Parts))
 	for i, p := range k.Parts {
@@ -646,9 +651,14 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 // with ns, or "<ns>" at every one. A value of the callee's own (a local
 // variable) is this call's; one that is not seen makes the choice this
 // call's alone.
-func (g *Engine) choiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) keyspace.Choice {
+func (g *Engine) choiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) (keyspace.Choice, bool) {
 	if call == nil {
-		return c
+		return c, true
+	}
+	if strings.HasPrefix(c.Of, "$") && e != nil {
+		if c, ok, resolved := g.fieldChoiceAt(e, call, c); resolved {
+			return c, ok
+		}
 	}
 	in := make([]string, len(c.In))
 	for i, id := range c.In {
@@ -671,7 +681,63 @@ func (g *Engine) choiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) k
 		}
 	}
 	c.In = in
-	return c
+	return c, true
+}
+
+// fieldChoiceAt resolves at a call the choice of which write a field of
+// the callee's parameter holds ("$recv.Suffix@pos", fieldKeys): when the
+// argument is a variable set once to a struct literal (literalField), the
+// write is the literal's, and a key built from another is not the call's
+// (ok false). Otherwise the choice is the argument's, when it has an
+// identity. resolved is false for a choice of another kind.
+func (g *Engine) fieldChoiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) (_ keyspace.Choice, ok, resolved bool) {
+	param, rest, _ := strings.Cut(c.Of[1:], ".")
+	name, at, found := strings.Cut(rest, "@")
+	pos, err := strconv.Atoi(at)
+	if !found || err != nil || strings.ContainsAny(name, ".:$") {
+		return c, true, false
+	}
+	arg := g.argOf(call, param)
+	if arg == nil {
+		return c, true, false
+	}
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	for v, writes := range g.fields {
+		if v.Name() != name || int(v.Pos()) != pos {
+			continue
+		}
+		val, _, ok := e.literalField(arg, name)
+		if !ok || val == nil {
+			break
+		}
+		for wi, w := range writes {
+			if w.value != nil && w.value.Pos() <= val.Pos() && val.End() <= w.value.End() {
+				return c, wi == c.Alt, true
+			}
+		}
+	}
+	if id := e.identity(arg); id != "" {
+		c.Of = id + "." + rest
+		return c, true, true
+	}
+	return c, true, false
+}
+
+// argOf returns the argument of a call for the callee's parameter param
+// ("recv", "0", "1", ...), nil when the call does not show it.
+func (g *Engine) argOf(call *ast.CallExpr, param string) ast.Expr {
+	if param == "recv" {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return sel.X
+		}
+		return nil
+	}
+	if i, err := strconv.Atoi(param); err == nil && i < len(call.Args) && (!call.Ellipsis.IsValid() || i < len(call.Args)-1) {
+		return call.Args[i]
+	}
+	return nil
 }
 
 // partsValue returns the values of a helper's parameter joined by its
@@ -774,21 +840,25 @@ func reversed[T any](lists [][]T) [][]T {
 // paramValue is the value of a summary's "$N", "$N.f" or "$recv.f" at a call.
 func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
 	param, path, _ := strings.Cut(p.ID[1:], ".")
-	var arg ast.Expr
-	if param == "recv" {
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			arg = sel.X
-		}
-	} else if i, err := strconv.Atoi(param); err == nil && i < len(call.Args) && (!call.Ellipsis.IsValid() || i < len(call.Args)-1) {
-		// f(dest, keys...): the arguments before the spread one are
-		// each their parameter's.
-		arg = call.Args[i]
-	}
+	// f(dest, keys...): the arguments before the spread one are each
+	// their parameter's.
+	arg := g.argOf(call, param)
 	anon := []keyspace.Key{keyspace.Unknown("", p.Name, p.NoBraces)}
 	if arg == nil {
 		return anon
 	}
 	if path != "" {
+		if !strings.ContainsAny(path, ".$:") {
+			// badgeSet.build(account), build reading k.Prefix: the
+			// field the receiver's struct literal gives.
+			if alts, ok := e.literalFieldKeys(arg, path, arg.Pos()); ok {
+				var out []keyspace.Key
+				for _, a := range alts {
+					out = append(out, a.Key)
+				}
+				return out
+			}
+		}
 		id := e.identity(arg)
 		if id == "" {
 			return anon
