@@ -26,6 +26,8 @@ import (
 //	newcommands   commands newer than Redis 7.0 and module commands (JSON, t-digest)
 //	cluster/    keyspace-wide, cluster-db, sharded pub/sub (cross-slot)
 //	  keyspace    KEYS, SCAN, RANDOMKEY, FLUSHDB on cluster clients, and in Lua
+//	              (pernode.go: walks of every master, by callback or by a
+//	              list of the masters a helper collects)
 //	  databases   COPY/MOVE to another db, UniversalOptions DB, ParseClusterURL
 //	  pubsub      SSUBSCRIBE and SUNSUBSCRIBE over several slots
 //	  valkey      target: valkey-9 (TestClusterValkey)

@@ -106,3 +106,66 @@ func (r *cache) scanAny(ctx context.Context, client redis.UniversalClient, work 
 	}
 	return err
 }
+
+// Origin: newstack-cloud/celerity-go-sdk (resources/redis/keys.go, Scan,
+// shards and walk): a helper collects every master of a ClusterClient
+// into a slice of clients, or returns the client itself when it is none,
+// and the scan walks each client of the slice in an unexported helper
+// typed redis.UniversalClient: one node's keys each time.
+type sdkCache struct{ client redis.UniversalClient }
+
+func (c *sdkCache) Scan(ctx context.Context, match string, yield func(string) bool) {
+	for _, shard := range c.shards(ctx, c.client) {
+		if !c.walk(ctx, shard, match, yield) {
+			return
+		}
+	}
+}
+
+func (c *sdkCache) shards(ctx context.Context, client redis.UniversalClient) []redis.UniversalClient {
+	cluster, ok := client.(*redis.ClusterClient)
+	if !ok {
+		return []redis.UniversalClient{client}
+	}
+	var masters []redis.UniversalClient
+	_ = cluster.ForEachMaster(ctx, func(_ context.Context, node *redis.Client) error {
+		masters = append(masters, node)
+		return nil
+	})
+	if len(masters) == 0 {
+		return []redis.UniversalClient{client}
+	}
+	return masters
+}
+
+func (c *sdkCache) walk(ctx context.Context, client redis.UniversalClient, match string, yield func(string) bool) bool {
+	var cursor uint64
+	for {
+		keys, next, err := client.Scan(ctx, cursor, match, 100).Result()
+		if err != nil {
+			return false
+		}
+		for _, key := range keys {
+			if !yield(key) {
+				return false
+			}
+		}
+		if cursor = next; cursor == 0 {
+			return true
+		}
+	}
+}
+
+// Bad: a list of clients that holds the client whatever it is.
+func (c *sdkCache) ScanAny(ctx context.Context, match string, yield func(string) bool) {
+	for _, shard := range c.clients() {
+		keys, _, _ := shard.Scan(ctx, 0, match, 100).Result() // want `SCAN on shard, a client that may be a cluster, reads one node's keys only`
+		for _, key := range keys {
+			yield(key)
+		}
+	}
+}
+
+func (c *sdkCache) clients() []redis.UniversalClient {
+	return []redis.UniversalClient{c.client}
+}
