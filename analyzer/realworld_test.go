@@ -204,7 +204,9 @@ import (
 //	               MGETs of chunks of the caller's keys, cut by a generic
 //	               helper in an unexported one (chunks.go); the streams
 //	               of the handlers callers register, read in one
-//	               XREADGROUP per chunk by a goroutine (handlers.go)
+//	               XREADGROUP per chunk by a goroutine (handlers.go); a
+//	               MULTI/EXEC that the setter and deleter handed to the
+//	               caller's function fill (pipesetter.go, sharedkit)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

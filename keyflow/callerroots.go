@@ -172,9 +172,13 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 	}
 	// A loop inside the transaction, not one that runs it again (a retry).
 	queued := func(n ast.Node) bool {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return !(n.Pos() <= site.Call.Pos() && site.Call.End() <= n.End())
+		case *ast.FuncLit:
+			// A function the callers' function calls, any number of
+			// times (WithPipeline's setter).
+			return s.e.litToCallers(n)
 		}
 		return false
 	}
@@ -184,8 +188,11 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 		return nil // no key is made in a loop of the transaction
 	}
 	return g.firstFromCallers(s, site, groups, func(l *ssaLayer, _ token.Pos, v ssa.Value) bool {
+		if p, ok := v.(*ssa.Parameter); ok {
+			return l.calledByCallers(p.Parent())
+		}
 		in, ok := v.(ssa.Instruction)
-		return ok && l.inLoop(in.Block())
+		return ok && (l.inLoop(in.Block()) || l.calledByCallers(in.Parent()))
 	})
 }
 
@@ -683,6 +690,11 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 				var ops []*ssa.Value
 				for _, op := range ins.Operands(ops) {
 					if op != nil && *op == fn {
+						if r.l.toCallersFunc(ins, fn) {
+							r.param = true
+							calls++
+							continue
+						}
 						if c, ok := ins.(ssa.CallInstruction); !ok || c.Common().Value != fn {
 							return false
 						}
@@ -702,6 +714,13 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 				if _, ok := ref.(*ssa.DebugRef); ok {
 					continue
 				}
+				if r.l.toCallersFunc(ref, val) || isConversion(ref) && r.l.flowsToCallers(ref.(ssa.Value), 0) {
+					// fn(setter, deleter): the callers' function calls it
+					// with values of their own.
+					r.param = true
+					calls++
+					continue
+				}
 				c, ok := ref.(ssa.CallInstruction)
 				if !ok || c.Common().Value != val {
 					return false
@@ -714,6 +733,133 @@ func (r *rooter) passedLit(fn *ssa.Function, i int, depth int) bool {
 		}
 	}
 	return calls > 0
+}
+
+// toCallersFunc reports whether an instruction hands the function value
+// val to a call of a function that a parameter of a function other
+// modules call holds, as devspotai/sharedkit's WithPipeline hands its
+// setter and deleter to the caller's fn: the callers' code calls it, any
+// number of times, with values of its own.
+func (l *ssaLayer) toCallersFunc(ins ssa.Instruction, val ssa.Value) bool {
+	c, ok := ins.(ssa.CallInstruction)
+	if !ok || !slices.Contains(c.Common().Args, val) {
+		return false
+	}
+	p, ok := c.Common().Value.(*ssa.Parameter)
+	if !ok || p.Parent() == nil || p.Parent().Parent() != nil {
+		return false
+	}
+	obj, _ := p.Parent().Object().(*types.Func)
+	return obj != nil && l.g.reachedFromOutside(obj)
+}
+
+// calledByCallers reports whether a function literal is handed to the
+// callers' function (toCallersFunc), itself or as a closure.
+func (l *ssaLayer) calledByCallers(fn *ssa.Function) bool {
+	if fn == nil || fn.Parent() == nil {
+		return false
+	}
+	var vals []ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, ins := range b.Instrs {
+			if mc, ok := ins.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				vals = append(vals, mc)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		vals = append(vals, fn)
+	}
+	for _, v := range vals {
+		if v.Referrers() == nil {
+			// A function value has no referrers: look for the calls.
+			for _, b := range fn.Parent().Blocks {
+				for _, ins := range b.Instrs {
+					if l.toCallersFunc(ins, v) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		if l.flowsToCallers(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// flowsToCallers reports whether a function value reaches the callers'
+// function (toCallersFunc), as it is or converted to a named func type
+// (PipelineSetter(setter)).
+func (l *ssaLayer) flowsToCallers(v ssa.Value, depth int) bool {
+	refs := v.Referrers()
+	if refs == nil || depth > 4 {
+		return false
+	}
+	for _, ref := range *refs {
+		switch ref := ref.(type) {
+		case *ssa.ChangeType:
+			if l.flowsToCallers(ref, depth+1) {
+				return true
+			}
+		case *ssa.MakeInterface:
+			if l.flowsToCallers(ref, depth+1) {
+				return true
+			}
+		default:
+			if l.toCallersFunc(ref, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isConversion reports whether an instruction converts a value to another
+// type of the same kind or to an interface.
+func isConversion(ins ssa.Instruction) bool {
+	switch ins.(type) {
+	case *ssa.ChangeType, *ssa.MakeInterface:
+		return true
+	}
+	return false
+}
+
+// litToCallers reports whether a function literal of the function is
+// handed to a call of a function that one of its parameters holds, as
+// itself or through a variable set once to it (toCallersFunc on SSA).
+func (e *evaluator) litToCallers(lit *ast.FuncLit) bool {
+	if e.decl == nil || e.decl.Body == nil {
+		return false
+	}
+	var held types.Object // setter := func(...) {...}; fn(setter, deleter)
+	for v, defs := range e.defs {
+		if len(defs) == 1 && defs[0].rhs != nil && ast.Unparen(defs[0].rhs) == lit {
+			held = v
+		}
+	}
+	found := false
+	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if v, ok := e.g.info.Uses[id].(*types.Var); !ok || e.params[v] == "" {
+			return true
+		}
+		for _, a := range call.Args {
+			a = ast.Unparen(a)
+			aid, isID := a.(*ast.Ident)
+			found = found || a == lit || isID && held != nil && e.g.info.Uses[aid] == held
+		}
+		return true
+	})
+	return found
 }
 
 // rootArg reports whether argument i of a call is rooted.

@@ -191,7 +191,20 @@ func (l *ssaLayer) valueOf(x ast.Expr) ssa.Value {
 	if fn == nil {
 		return nil
 	}
-	return l.debugRefs(fn).valueOf[x]
+	if v := l.debugRefs(fn).valueOf[x]; v != nil {
+		return v
+	}
+	// A parameter where it is declared: func(key string) {...}.
+	if id, ok := x.(*ast.Ident); ok {
+		if obj := l.g.info.Defs[id]; obj != nil {
+			for _, p := range fn.Params {
+				if p.Object() == obj {
+					return p
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // exprOf returns the first expression that gave an SSA value of a
