@@ -534,6 +534,43 @@ func (a *atomicity) unwatched(op *atomicOp, watched []keyspace.Key) (keyspace.Ke
 	return keyspace.Key{}, false
 }
 
+// onWatchHandle reports whether a write is queued in a MULTI/EXEC opened
+// on the handle of a WATCH transaction (go-redis's *redis.Tx) that the
+// function is given: the function is a Watch function, passed by name
+// (rdb.Watch(ctx, c.doDecr, c.key), anyufly/go_async_tasks) rather than
+// as a literal in sight, and its keys are watched there.
+func (a *atomicity) onWatchHandle(op *atomicOp) bool {
+	h := op.handle
+	if h == nil || h.Kind != keyflow.HandleMulti || h.Made == nil || h.From != nil {
+		return false
+	}
+	sel, ok := ast.Unparen(h.Made.Site.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := a.info.Uses[id].(*types.Var)
+	return ok && v.Parent() != nil && a.c.flow.TypeRole(v.Type()) == ruleset.RoleTx && isParamOf(v, a.s.Decl)
+}
+
+// isParamOf reports whether v is a parameter of decl.
+func isParamOf(v *types.Var, decl *ast.FuncDecl) bool {
+	if decl == nil {
+		return false
+	}
+	for _, f := range decl.Type.Params.List {
+		for _, n := range f.Names {
+			if n.Pos() == v.Pos() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // checkLostUpdates reports writes, outside any Watch function, of a value
 // computed from a read of the same key: lost-update.
 func (a *atomicity) checkLostUpdates() {
@@ -557,6 +594,9 @@ func (a *atomicity) checkLostUpdates() {
 				if w2, inMulti := a.s.RawWatch(ws.op.site); w2 == w && inMulti {
 					continue // WATCH, read, MULTI, write, EXEC on one connection
 				}
+			}
+			if a.onWatchHandle(ws.op) {
+				continue // queued on a Watch function's handle, out of sight
 			}
 			multi := ""
 			if h := ws.op.handle; h != nil && h.Kind == keyflow.HandleMulti {

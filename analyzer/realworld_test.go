@@ -48,7 +48,9 @@ import (
 //	               (ServerGo)
 //	  lostupdate   what is and is not a lost update; a key read in a
 //	               Watch function and not watched, under a prefix that is
-//	               configured or a default (configured.go, ld-relay)
+//	               configured or a default (configured.go, ld-relay); a
+//	               Watch function passed by name, its write queued on the
+//	               *redis.Tx it is given (barrier.go, go_async_tasks)
 //	  split        multi-key commands go-redis's ClusterClient splits
 //	  branches     keys set on every branch, appended in a branch that
 //	               returns, "" placeholders, keys that are only an unknown
