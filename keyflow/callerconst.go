@@ -31,11 +31,15 @@ type paramSite struct {
 // callIndex lists, for each unexported function of the package, the calls
 // of it, and the parameters of each function declared with a body.
 type callIndex struct {
-	calls    map[*types.Func][]*ast.CallExpr
-	in       map[*ast.CallExpr]*ast.FuncDecl // the declaration each call is in
-	escapes  map[*types.Func]bool            // used other than as the callee of a call
-	params   map[*types.Var]paramSite
-	set      map[*types.Var]bool   // assigned to, or its address taken
+	calls   map[*types.Func][]*ast.CallExpr
+	in      map[*ast.CallExpr]*ast.FuncDecl // the declaration each call is in
+	escapes map[*types.Func]bool            // used other than as the callee of a call
+	params  map[*types.Var]paramSite
+	set     map[*types.Var]bool // assigned to, or its address taken
+	// changed are the variables whose fields may change after they are
+	// set: a field assigned (v.f = x, v.f++), the variable's or a field's
+	// address taken, or a method of pointer receiver called on it.
+	changed  map[types.Object]bool
 	ifaceFns map[string]bool       // the names of the interface methods of the package
 	foreign  map[*types.Named]bool // interfaces of other packages the package uses
 }
@@ -50,6 +54,7 @@ func (g *Engine) callIndex() *callIndex {
 		escapes:  map[*types.Func]bool{},
 		params:   map[*types.Var]paramSite{},
 		set:      map[*types.Var]bool{},
+		changed:  map[types.Object]bool{},
 		ifaceFns: map[string]bool{},
 		foreign:  map[*types.Named]bool{},
 	}
@@ -57,6 +62,11 @@ func (g *Engine) callIndex() *callIndex {
 		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
 			if v, ok := g.info.Uses[id].(*types.Var); ok {
 				ix.set[v] = true
+			}
+		}
+		if _, isSel := ast.Unparen(x).(*ast.SelectorExpr); isSel {
+			if obj := rootObject(g.info, x); obj != nil {
+				ix.changed[obj] = true
 			}
 		}
 	}
@@ -84,6 +94,9 @@ func (g *Engine) callIndex() *callIndex {
 			case *ast.UnaryExpr:
 				if n.Op == token.AND {
 					mark(n.X)
+					if obj := rootObject(g.info, n.X); obj != nil {
+						ix.changed[obj] = true
+					}
 				}
 			case *ast.CallExpr:
 				var id *ast.Ident
@@ -92,6 +105,15 @@ func (g *Engine) callIndex() *callIndex {
 					id = fun
 				case *ast.SelectorExpr:
 					id = fun.Sel
+					if sel, ok := g.info.Selections[fun]; ok && sel.Kind() == types.MethodVal {
+						if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+							if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+								if obj := rootObject(g.info, fun.X); obj != nil {
+									ix.changed[obj] = true
+								}
+							}
+						}
+					}
 				}
 				if fn, ok := g.info.Uses[id].(*types.Func); ok && id != nil {
 					ix.calls[fn] = append(ix.calls[fn], n)

@@ -70,9 +70,6 @@ type Engine struct {
 	// written marks variables whose elements are assigned; nil until
 	// indexWritten scans the package.
 	written map[*types.Var]bool
-	// changed are the variables whose fields may change after they are
-	// set (changedObjects).
-	changed map[types.Object]bool
 	// calls indexes the calls of the package's functions; nil until
 	// callerConsts needs it.
 	calls *callIndex

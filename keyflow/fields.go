@@ -410,7 +410,7 @@ func (g *Engine) exportFields() {
 // its zero value.
 func (e *evaluator) literalField(x ast.Expr, name string) (ast.Expr, *evaluator, bool) {
 	lit, ev := e.compositeOf(x)
-	if lit == nil || e.g.changedObjects()[e.g.info.ObjectOf(ast.Unparen(x).(*ast.Ident))] {
+	if lit == nil || e.g.callIndex().changed[e.g.info.ObjectOf(ast.Unparen(x).(*ast.Ident))] {
 		return nil, nil, false
 	}
 	st, ok := e.g.info.TypeOf(lit).Underlying().(*types.Struct)
@@ -472,65 +472,19 @@ func (e *evaluator) literalFieldKeys(x ast.Expr, name string, pos token.Pos) ([]
 	return ev.keys(val), true
 }
 
-// changedObjects returns the variables of the package whose fields may
-// change after they are set: a field assigned (v.f = x, v.f++), the
-// variable's or a field's address taken, or a method of pointer receiver
-// called on it.
-func (g *Engine) changedObjects() map[types.Object]bool {
-	if g.changed != nil {
-		return g.changed
-	}
-	g.changed = map[types.Object]bool{}
-	root := func(x ast.Expr) types.Object {
-		for {
-			switch y := ast.Unparen(x).(type) {
-			case *ast.SelectorExpr:
-				x = y.X
-			case *ast.IndexExpr:
-				x = y.X
-			case *ast.Ident:
-				return g.info.ObjectOf(y)
-			default:
-				return nil
-			}
+// rootObject returns the variable a selector or index chain starts from
+// (v of v.cfg.prefix, of v.items[i]), or nil.
+func rootObject(info *types.Info, x ast.Expr) types.Object {
+	for {
+		switch y := ast.Unparen(x).(type) {
+		case *ast.SelectorExpr:
+			x = y.X
+		case *ast.IndexExpr:
+			x = y.X
+		case *ast.Ident:
+			return info.ObjectOf(y)
+		default:
+			return nil
 		}
 	}
-	mark := func(x ast.Expr) {
-		if _, isSel := ast.Unparen(x).(*ast.SelectorExpr); !isSel {
-			return
-		}
-		if obj := root(x); obj != nil {
-			g.changed[obj] = true
-		}
-	}
-	for _, f := range g.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, lhs := range n.Lhs {
-					mark(lhs)
-				}
-			case *ast.IncDecStmt:
-				mark(n.X)
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if obj := root(n.X); obj != nil {
-						g.changed[obj] = true
-					}
-				}
-			case *ast.SelectorExpr:
-				if sel, ok := g.info.Selections[n]; ok && sel.Kind() == types.MethodVal {
-					if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
-						if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
-							if obj := root(n.X); obj != nil {
-								g.changed[obj] = true
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	return g.changed
 }
