@@ -193,6 +193,52 @@ func (c *checker) nodeParams() {
 		}
 		return false
 	}
+	// A function literal held in a variable and only called (scan :=
+	// func(ctx, c redis.Cmdable) {...}; scan(ctx, node)): its calls too.
+	lits := map[*types.Var]*ast.FuncLit{}
+	litCalls := map[*types.Var][]*ast.CallExpr{}
+	litUses := map[*types.Var]int{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+					if lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit); ok {
+						if id, ok := n.Lhs[0].(*ast.Ident); ok {
+							if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok {
+								lits[v] = lit
+							}
+						}
+					}
+				}
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+					if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+						litCalls[v] = append(litCalls[v], n)
+					}
+				}
+			case *ast.Ident:
+				if v, ok := c.pass.TypesInfo.Uses[n].(*types.Var); ok {
+					litUses[v]++
+				}
+			}
+			return true
+		})
+	}
+	// grow marks parameter i of a function whose every call is cs when
+	// each call hands it one node's client.
+	grow := func(p *types.Var, i int, cs []*ast.CallExpr) bool {
+		if c.callbackParams[p] || len(cs) == 0 {
+			return false
+		}
+		for _, call := range cs {
+			if i >= len(call.Args) || !oneNode(call.Args[i]) && !offCluster(call) {
+				return false
+			}
+		}
+		c.callbackParams[p] = true
+		return true
+	}
 	for grown := true; grown; {
 		grown = false
 		for fn, cs := range calls {
@@ -201,17 +247,27 @@ func (c *checker) nodeParams() {
 			}
 			params := fn.Signature().Params()
 			for i := 0; i < params.Len(); i++ {
-				p := params.At(i)
-				if c.callbackParams[p] || i == params.Len()-1 && fn.Signature().Variadic() {
+				if i == params.Len()-1 && fn.Signature().Variadic() {
 					continue
 				}
-				all := true
-				for _, call := range cs {
-					all = all && i < len(call.Args) && (oneNode(call.Args[i]) || offCluster(call))
+				grown = grow(params.At(i), i, cs) || grown
+			}
+		}
+		for v, lit := range lits {
+			cs := litCalls[v]
+			if litUses[v] != len(cs) {
+				continue // handed on, or called where it is not seen
+			}
+			i := 0
+			for _, fld := range lit.Type.Params.List {
+				for _, name := range fld.Names {
+					if pv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+						grown = grow(pv, i, cs) || grown
+					}
+					i++
 				}
-				if all {
-					c.callbackParams[p] = true
-					grown = true
+				if len(fld.Names) == 0 {
+					i++
 				}
 			}
 		}

@@ -41,6 +41,11 @@ import (
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
 //	               scripts a table registers by address and a loader fills
+//	  bands        keys whose hashtag is the band a hash of the key picks,
+//	               under a namespace refused when it holds a brace, and
+//	               SCAN in a closure each master is handed (sluice-go);
+//	               keys filled by index and sent before the slice is kept
+//	               in a field (bloom.go, bloom-filter-redis)
 //	  registry     keys a method builds from the fields of registry entries,
 //	               package variables set to struct literals (newchat)
 //	  packrbox     Lua files of a packr box, loaded by SCRIPT LOAD and run

@@ -70,6 +70,9 @@ type Engine struct {
 	// written marks variables whose elements are assigned; nil until
 	// indexWritten scans the package.
 	written map[*types.Var]bool
+	// pure are the package's functions known to return the same for the
+	// same arguments (deterministic).
+	pure map[*types.Func]bool
 	// calls indexes the calls of the package's functions; nil until
 	// callerConsts needs it.
 	calls *callIndex

@@ -302,7 +302,8 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 			return []Value{{keyspace.Lit(""), x.Pos()}}
 		}
 	case *ast.BinaryExpr:
-		if x.Op == token.ADD {
+		// a + b of strings; of numbers, a sum (an opaque number below).
+		if x.Op == token.ADD && isStringType(info.TypeOf(x)) {
 			return concatAlts(e.keys(x.X), e.keys(x.Y), x.Pos())
 		}
 	case *ast.Ident:
@@ -472,6 +473,7 @@ func (e *evaluator) ident(id *ast.Ident) []Value {
 		}
 	case *types.Var:
 		if p, ok := e.params[obj]; ok {
+			noBraces = noBraces || e.g.bracesRefused(e.decl, obj, id.Pos())
 			return []Value{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
 		}
 		if obj.Parent() == obj.Pkg().Scope() || obj.Parent() == nil && !obj.IsField() {
@@ -805,7 +807,11 @@ func (e *evaluator) field(x *ast.SelectorExpr) []Value {
 	if base == "" {
 		return []Value{e.opaque(x)}
 	}
-	return []Value{{keyspace.Unknown(base+"."+x.Sel.Name, name, e.noBraces(x)), x.Pos()}}
+	noBraces := e.noBraces(x)
+	if v, ok := e.g.info.Selections[x].Obj().(*types.Var); ok && !noBraces {
+		noBraces = e.g.fieldBraceFree(v)
+	}
+	return []Value{{keyspace.Unknown(base+"."+x.Sel.Name, name, noBraces), x.Pos()}}
 }
 
 // identity returns an identity for the value of x, when x is a parameter, a
@@ -824,7 +830,16 @@ func (e *evaluator) identity(x ast.Expr) string {
 		if v.Parent() == v.Pkg().Scope() {
 			return v.Pkg().Path() + "." + v.Name()
 		}
-		if len(e.defs[v]) <= 1 {
+		// Set once before x: what is set or addressed after it, outside
+		// loops, does not change it (store.filters = keys; return
+		// &store, after the keys are sent).
+		before := 0
+		for _, d := range e.defs[v] {
+			if d.pos < x.Pos() || d.inLoop {
+				before++
+			}
+		}
+		if before <= 1 {
 			// A variable set in a loop holds another value at each turn,
 			// and so do its fields (keys := q.Keys(queue); keys.StreamKey).
 			e.varying(v, nil)
@@ -926,7 +941,49 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if alts, ok := e.g.summaryCall(e, call, fn); ok {
 		return alts
 	}
+	if v, ok := e.sameResult(call, fn); ok {
+		return []Value{v}
+	}
 	return []Value{e.opaque(call)}
+}
+
+// sameResult returns the value of a call of a function of the package
+// that returns one integer of its arguments alone (s.BandFor(ck), a hash of
+// the key into a band): two calls with the same arguments, each a literal
+// or a parameter of the function, the receiver too, hold the same value,
+// although it is not known. The function and those it calls in the package
+// call nothing that draws another value each time (time, randomness,
+// identifiers, I/O).
+func (e *evaluator) sameResult(call *ast.CallExpr, fn *types.Func) (Value, bool) {
+	if fn.Pkg() != e.g.pkg || fn.Signature().Results().Len() != 1 || !e.g.deterministic(fn, 0) {
+		return Value{}, false
+	}
+	// A number: the band, shard or bucket of a key (strings of the
+	// package's helpers are summarised as keys).
+	if b, ok := fn.Signature().Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return Value{}, false
+	}
+	args := slices.Clone(call.Args)
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	if len(args) == 0 {
+		return Value{}, false
+	}
+	ids := make([]string, len(args))
+	for i, a := range args {
+		if tv := e.g.info.Types[a]; tv.Value != nil {
+			ids[i] = tv.Value.ExactString()
+			continue
+		}
+		// The function's parameters, the same at each turn of its
+		// loops; a local value may be another at each.
+		if ids[i] = e.identity(a); !strings.HasPrefix(ids[i], "$") {
+			return Value{}, false
+		}
+	}
+	id := "same:" + fn.FullName() + "(" + strings.Join(ids, ",") + ")"
+	return Value{keyspace.Unknown(id, exprName(call), e.noBraces(call)), call.Pos()}, true
 }
 
 // replace follows strings.Replace and ReplaceAll of a constant old text

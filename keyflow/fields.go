@@ -3,6 +3,7 @@ package keyflow
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Keys kept in struct fields are set where the struct is built:
@@ -487,4 +489,108 @@ func rootObject(info *types.Info, x ast.Expr) types.Object {
 			return nil
 		}
 	}
+}
+
+// bracesRefused reports whether a function refuses a parameter that holds
+// a brace before it goes on (sluice-go's New: if strings.ContainsAny(
+// namespace, "{}") { return nil, err }): past the check the value holds
+// none, so a key built from it takes its hashtag from elsewhere. The
+// check is an if statement of the function's body, before pos, whose
+// condition is strings.ContainsAny of the parameter and text holding
+// both braces, or strings.Contains or ContainsRune of each brace joined
+// by ||, and whose body ends in a return or a panic.
+func (g *Engine) bracesRefused(decl *ast.FuncDecl, v *types.Var, pos token.Pos) bool {
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	isV := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && g.info.Uses[id] == v
+	}
+	// braces returns the braces that a condition finds in v.
+	var braces func(x ast.Expr) string
+	braces = func(x ast.Expr) string {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.BinaryExpr:
+			if x.Op == token.LOR {
+				return braces(x.X) + braces(x.Y)
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(g.info, x).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(x.Args) != 2 || !isV(x.Args[0]) {
+				return ""
+			}
+			tv := g.info.Types[x.Args[1]]
+			if tv.Value == nil {
+				return ""
+			}
+			switch fn.Name() {
+			case "ContainsAny", "Contains":
+				if tv.Value.Kind() != constant.String {
+					return ""
+				}
+				s := constant.StringVal(tv.Value)
+				if fn.Name() == "Contains" && len(s) != 1 {
+					return ""
+				}
+				return s
+			case "ContainsRune":
+				if r, ok := constant.Int64Val(tv.Value); ok {
+					return string(rune(r))
+				}
+			}
+		}
+		return ""
+	}
+	for _, st := range decl.Body.List {
+		if st.Pos() >= pos {
+			break
+		}
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || len(ifs.Body.List) == 0 {
+			continue
+		}
+		found := braces(ifs.Cond)
+		if !strings.Contains(found, "{") || !strings.Contains(found, "}") {
+			continue
+		}
+		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.ExprStmt:
+			if call, ok := last.X.(*ast.CallExpr); ok {
+				if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fieldBraceFree reports whether every write of a string field stores a
+// parameter of its writer that the writer refuses when it holds a brace
+// (bracesRefused).
+func (g *Engine) fieldBraceFree(v *types.Var) bool {
+	if v.Pkg() != g.pkg {
+		return false
+	}
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	writes := g.fields[v]
+	if len(writes) == 0 {
+		return false
+	}
+	for _, w := range writes {
+		id, ok := ast.Unparen(w.value).(*ast.Ident)
+		if !ok || w.from != nil {
+			return false
+		}
+		p, ok := g.info.Uses[id].(*types.Var)
+		if !ok || !g.bracesRefused(w.decl, p, w.value.Pos()) {
+			return false
+		}
+	}
+	return true
 }

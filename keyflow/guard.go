@@ -162,6 +162,37 @@ func flatten(x ast.Expr, op token.Token) []ast.Expr {
 	return []ast.Expr{x}
 }
 
+// clusterAsserted reports whether a bool variable is the ok of a type
+// assertion of a client to a cluster client (cc, ok :=
+// s.client.(*redis.ClusterClient)), set there alone.
+func (e *evaluator) clusterAsserted(id *ast.Ident) bool {
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	if !ok || e.decl == nil || e.decl.Body == nil {
+		return false
+	}
+	found, other := false, false
+	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			lid, ok := lhs.(*ast.Ident)
+			if !ok || e.g.info.ObjectOf(lid) != v {
+				continue
+			}
+			ta, isAssert := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr)
+			if i == 1 && len(as.Lhs) == 2 && len(as.Rhs) == 1 && isAssert && ta.Type != nil && e.g.TypeRole(e.g.info.TypeOf(ta.Type)) == ruleset.RoleCluster {
+				found = true
+			} else {
+				other = true
+			}
+		}
+		return true
+	})
+	return found && !other
+}
+
 // clusterSign is 1 for a test that is true on a cluster, -1 for one that
 // is true only off a cluster, 0 for anything else.
 func (e *evaluator) clusterSign(x ast.Expr) int {
@@ -203,6 +234,9 @@ func (e *evaluator) clusterSign(x ast.Expr) int {
 		}
 		switch x := x.(type) {
 		case *ast.Ident:
+			if e.clusterAsserted(x) {
+				return 1
+			}
 			return nameSign(x.Name)
 		case *ast.SelectorExpr:
 			return nameSign(x.Sel.Name)

@@ -389,6 +389,49 @@ type walker struct {
 	spreads bool
 }
 
+// after reports whether an instruction that may change the collection
+// (a call it is passed to, a store of it into a field: store.filters =
+// keys) runs only after the call being resolved, outside any loop: what
+// the call reads is what was put in before. Stores of its elements are
+// not such instructions.
+func (w *walker) after(ins ssa.Instruction) bool {
+	at := w.at
+	if at == nil || at.Parent() != ins.Parent() || w.l.inLoop(at.Block()) {
+		return false
+	}
+	if at.Block() != ins.Block() {
+		return at.Block().Dominates(ins.Block()) && !reaches(ins.Block(), at.Block())
+	}
+	for _, x := range at.Block().Instrs {
+		switch x {
+		case at:
+			return true
+		case ins:
+			return false
+		}
+	}
+	return false
+}
+
+// reaches reports whether block to can be reached from block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
 // callAt returns the call instruction of fn that a call expression made.
 func (l *ssaLayer) callAt(fn *ssa.Function, call *ast.CallExpr) ssa.Instruction {
 	if fn == nil || call == nil {
@@ -811,7 +854,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					}
 					continue
 				}
-				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) {
+				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) || w.after(r) {
 					continue
 				}
 				out.open = true
@@ -829,7 +872,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 				// Stored in the slice field being walked: its write; or
 				// in a field of the struct that the call being resolved
 				// takes (&redis.XReadGroupArgs{Streams: strs}).
-				if fa, ok := r.Addr.(*ssa.FieldAddr); !ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil && !w.localBusy(fa) && !w.argStruct(fa.X) {
+				if fa, ok := r.Addr.(*ssa.FieldAddr); (!ok || r.Val != x || w.l.fieldBusy[fieldVar(fa)] == nil && !w.localBusy(fa) && !w.argStruct(fa.X)) && !w.after(r) {
 					out.open = true
 				}
 			case *ssa.DebugRef, *ssa.UnOp, *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:

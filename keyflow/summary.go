@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // KeyFunc is the fact that a function returns a key built from its
@@ -607,6 +608,11 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 		case strings.HasPrefix(p.ID, "parts:"):
 			// A helper's parts joined: the call's arguments there.
 			parts[i] = g.partsValue(e, call, p)
+		case strings.HasPrefix(p.ID, "same:"):
+			// s.BandFor($0) of the callee: the same function of the
+			// call's arguments, fresh when one has no identity.
+			p.ID = g.sameID(e, call, p.ID)
+			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case derivedOfParam(p.ID):
 			// strconv.Itoa($0) and the like: the same function of the
 			// caller's argument, fresh when that is not one value.
@@ -825,6 +831,104 @@ func (g *Engine) derivedID(e *evaluator, call *ast.CallExpr, p keyspace.Part) st
 		return fname + "(" + ps[0].ID + ")"
 	}
 	return ""
+}
+
+// sameID is a callee's value of one function of its arguments
+// ("same:f($recv,$0)", evaluator.sameResult) as a call sees it: each of
+// the callee's parameters among the arguments replaced by the identity
+// of the call's argument; "" when one has none.
+func (g *Engine) sameID(e *evaluator, call *ast.CallExpr, id string) string {
+	open := strings.IndexByte(id, '(')
+	if open < 0 || !strings.HasSuffix(id, ")") || e == nil {
+		return ""
+	}
+	args := strings.Split(id[open+1:len(id)-1], ",")
+	for i, a := range args {
+		if !strings.HasPrefix(a, "$") {
+			continue
+		}
+		param, path, _ := strings.Cut(a[1:], ".")
+		arg := g.argOf(call, param)
+		if arg == nil {
+			return ""
+		}
+		if tv := g.info.Types[arg]; tv.Value != nil && path == "" {
+			args[i] = tv.Value.ExactString()
+			continue
+		}
+		aid := e.identity(arg)
+		if aid == "" {
+			return ""
+		}
+		if path != "" {
+			aid += "." + path
+		}
+		args[i] = aid
+	}
+	return id[:open+1] + strings.Join(args, ",") + ")"
+}
+
+// deterministic reports whether a function of the package returns the same
+// for the same arguments as far as its body shows: it calls nothing of
+// the packages that draw a new value each time or read the world (time,
+// randomness, identifiers, I/O, atomics), no function value or interface
+// method, and the package's functions it calls are the same, to a depth
+// of 3.
+func (g *Engine) deterministic(fn *types.Func, depth int) bool {
+	decl := g.decls[fn.Origin()]
+	if decl == nil || decl.Body == nil || depth > 3 {
+		return false
+	}
+	if g.pure == nil {
+		g.pure = map[*types.Func]bool{}
+	}
+	if ok, seen := g.pure[fn]; seen {
+		return ok
+	}
+	g.pure[fn] = false // recursion is not followed
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			ok = false
+		case *ast.UnaryExpr:
+			ok = ok && n.Op != token.ARROW
+		case *ast.CallExpr:
+			if tv, isType := g.info.Types[n.Fun]; isType && tv.IsType() {
+				return true // a conversion
+			}
+			callee := typeutil.Callee(g.info, n)
+			switch c := callee.(type) {
+			case *types.Builtin:
+				return true
+			case *types.Func:
+				if c.Pkg() == g.pkg {
+					ok = ok && g.deterministic(c, depth+1)
+					return true
+				}
+				if sig := c.Signature(); sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+					// A hash's own methods (fnv.New32a(), then Write and
+					// Sum32) and nothing else of an interface.
+					ok = ok && (c.Pkg().Path() == "hash" || c.Pkg().Path() == "io" && c.Name() == "Write")
+					return true
+				}
+				path := c.Pkg().Path()
+				switch {
+				case path == "time", path == "os", path == "io", path == "net", path == "sync", path == "sync/atomic",
+					strings.HasPrefix(path, "math/rand"), path == "crypto/rand",
+					strings.ContainsAny(path, ".") && !strings.HasPrefix(path, "golang.org/x/"):
+					// the standard library's and x/'s own; a module's
+					// function may do anything
+					ok = false
+				}
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	g.pure[fn] = ok
+	return ok
 }
 
 // reversed returns lists last first, so that combos turns the last list

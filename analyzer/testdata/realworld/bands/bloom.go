@@ -1,0 +1,61 @@
+package bands
+
+import (
+	"fmt"
+
+	"github.com/go-redis/redis/v7"
+)
+
+// Origin: lichao-mobanche/bloom-filter-redis (bloom/redis.go,
+// NewRedisStorage and Init): a bloom filter keeps one bitmap per hash
+// function, "<key>.1" to "<key>.k", built by index in a loop; EXISTS of
+// all of them, before the slice is kept in the store's field, and a
+// MULTI/EXEC over them are each of several slots.
+type BloomFilter struct{ key string }
+
+type RedisStorage struct {
+	client  *redis.Client
+	bf      *BloomFilter
+	filters []string
+}
+
+func (s RedisStorage) getRedisKey(i uint) string {
+	return fmt.Sprintf("%s.%d", s.bf.key, i)
+}
+
+func NewRedisStorage(client *redis.Client, bf *BloomFilter, hashIter uint) (*RedisStorage, error) {
+	store := RedisStorage{client: client, bf: bf, filters: make([]string, hashIter)}
+	keys := make([]string, hashIter)
+	for i := uint(0); i < hashIter; i++ {
+		keys[i] = store.getRedisKey(i + 1)
+	}
+	exists, err := client.Exists(keys...).Result() // want `EXISTS keys built as "<store.bf.key>.<i \+ 1>" from different values may hash to different slots`
+	if err != nil {
+		return nil, err
+	}
+	if uint(exists) == hashIter {
+		store.filters = keys
+	}
+	return &store, nil
+}
+
+// Fixed: the key in a hashtag, each bitmap "{<key>}.<i>".
+func (s RedisStorage) taggedKey(i uint) string {
+	return fmt.Sprintf("{%s}.%d", s.bf.key, i)
+}
+
+func NewTaggedStorage(client *redis.Client, bf *BloomFilter, hashIter uint) (*RedisStorage, error) {
+	store := RedisStorage{client: client, bf: bf, filters: make([]string, hashIter)}
+	keys := make([]string, hashIter)
+	for i := uint(0); i < hashIter; i++ {
+		keys[i] = store.taggedKey(i + 1)
+	}
+	exists, err := client.Exists(keys...).Result()
+	if err != nil {
+		return nil, err
+	}
+	if uint(exists) == hashIter {
+		store.filters = keys
+	}
+	return &store, nil
+}
