@@ -902,6 +902,10 @@ func (g *Engine) deterministic(fn *types.Func, depth int) bool {
 			case *types.Builtin:
 				return true
 			case *types.Func:
+				if c.Pkg() == nil {
+					ok = false // error's Error
+					return true
+				}
 				if c.Pkg() == g.pkg {
 					ok = ok && g.deterministic(c, depth+1)
 					return true

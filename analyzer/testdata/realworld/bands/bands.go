@@ -110,3 +110,13 @@ func (s *Shield) scanAny(ctx context.Context, pattern string) (int, error) {
 	}
 	return scan(ctx, s.client)
 }
+
+// A band drawn from an error's text: error's Error belongs to no package,
+// and a function that calls it is not taken to give one value of its
+// arguments (go-redis's error handling in launchdarkly/ld-relay's helpers
+// calls it beside key helpers).
+func errBand(err error) int { return len(err.Error()) % 16 }
+
+func FailKey(namespace string, err error) string { // want FailKey:`keyFunc\("sl:<namespace>:fail:{<errBand\(err\)>}"\)`
+	return fmt.Sprintf("sl:%s:fail:{%d}", namespace, errBand(err))
+}
