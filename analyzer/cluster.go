@@ -148,8 +148,13 @@ func (c *checker) nodeParams() {
 	}
 	// Calls of the package's functions, and how often each is named: a
 	// function named other than as a call's function has callers unseen.
+	// So too of function literals held in a variable and only called
+	// (scan := func(ctx, c redis.Cmdable) {...}; scan(ctx, node)).
 	calls := map[*types.Func][]*ast.CallExpr{}
 	uses := map[*types.Func]int{}
+	lits := map[*types.Var]*ast.FuncLit{}
+	litCalls := map[*types.Var][]*ast.CallExpr{}
+	litUses := map[*types.Var]int{}
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -157,9 +162,26 @@ func (c *checker) nodeParams() {
 				if fn := typeutil.StaticCallee(c.pass.TypesInfo, n); fn != nil && fn.Pkg() == c.pass.Pkg {
 					calls[fn] = append(calls[fn], n)
 				}
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+					if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+						litCalls[v] = append(litCalls[v], n)
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+					lit, isLit := ast.Unparen(n.Rhs[0]).(*ast.FuncLit)
+					if id, ok := n.Lhs[0].(*ast.Ident); ok && isLit {
+						if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok {
+							lits[v] = lit
+						}
+					}
+				}
 			case *ast.Ident:
-				if fn, ok := c.pass.TypesInfo.Uses[n].(*types.Func); ok {
-					uses[fn]++
+				switch obj := c.pass.TypesInfo.Uses[n].(type) {
+				case *types.Func:
+					uses[obj]++
+				case *types.Var:
+					litUses[obj]++
 				}
 			}
 			return true
@@ -192,38 +214,6 @@ func (c *checker) nodeParams() {
 			}
 		}
 		return false
-	}
-	// A function literal held in a variable and only called (scan :=
-	// func(ctx, c redis.Cmdable) {...}; scan(ctx, node)): its calls too.
-	lits := map[*types.Var]*ast.FuncLit{}
-	litCalls := map[*types.Var][]*ast.CallExpr{}
-	litUses := map[*types.Var]int{}
-	for _, f := range c.pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
-					if lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit); ok {
-						if id, ok := n.Lhs[0].(*ast.Ident); ok {
-							if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok {
-								lits[v] = lit
-							}
-						}
-					}
-				}
-			case *ast.CallExpr:
-				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
-					if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
-						litCalls[v] = append(litCalls[v], n)
-					}
-				}
-			case *ast.Ident:
-				if v, ok := c.pass.TypesInfo.Uses[n].(*types.Var); ok {
-					litUses[v]++
-				}
-			}
-			return true
-		})
 	}
 	// grow marks parameter i of a function whose every call is cs when
 	// each call hands it one node's client.

@@ -438,18 +438,24 @@ func (e *evaluator) literalField(x ast.Expr, name string) (ast.Expr, *evaluator,
 	return nil, nil, false
 }
 
+// writesOf returns the writes of a field of the package; none for one of
+// another package.
+func (g *Engine) writesOf(v *types.Var) []fieldWrite {
+	if v.Pkg() != g.pkg {
+		return nil
+	}
+	if g.fields == nil {
+		g.collectFieldWrites()
+	}
+	return g.fields[v]
+}
+
 // registryField reports whether a field is set only by struct literals of
 // several package-level variables, the entries of a registry
 // (badgeSet = Keyspace{Prefix: "badge:{", ...}): which entry a function's
 // parameter holds is its callers' to say.
 func (g *Engine) registryField(v *types.Var) bool {
-	if v.Pkg() != g.pkg {
-		return false
-	}
-	if g.fields == nil {
-		g.collectFieldWrites()
-	}
-	writes := g.fields[v]
+	writes := g.writesOf(v)
 	if len(writes) < 2 {
 		return false
 	}
@@ -572,13 +578,7 @@ func (g *Engine) bracesRefused(decl *ast.FuncDecl, v *types.Var, pos token.Pos) 
 // parameter of its writer that the writer refuses when it holds a brace
 // (bracesRefused).
 func (g *Engine) fieldBraceFree(v *types.Var) bool {
-	if v.Pkg() != g.pkg {
-		return false
-	}
-	if g.fields == nil {
-		g.collectFieldWrites()
-	}
-	writes := g.fields[v]
+	writes := g.writesOf(v)
 	if len(writes) == 0 {
 		return false
 	}
