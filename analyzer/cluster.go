@@ -265,12 +265,14 @@ func (c *checker) nodeParams() {
 }
 
 // nodeLists returns the package's functions that collect a cluster's
-// nodes and return them: a ForEachMaster, ForEachShard or ForEachNode
-// callback appends its node to a slice that the function returns, as
-// newstack-cloud/celerity-go-sdk's shards does. Each client such a function
-// returns is taken to be one node's: its other returns hand back the
-// client that is no cluster's, or that has no master to walk.
+// nodes and return them: a callback (callbackParams, as ForEachMaster's
+// is handed each master) appends its node to a slice that the function
+// returns, as newstack-cloud/celerity-go-sdk's shards does. Each client
+// such a function returns is taken to be one node's: its other returns
+// hand back the client that is no cluster's, or that has no master to
+// walk.
 func (c *checker) nodeLists() map[*types.Func]bool {
+	info := c.pass.TypesInfo
 	out := map[*types.Func]bool{}
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
@@ -278,43 +280,31 @@ func (c *checker) nodeLists() map[*types.Func]bool {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			fn, _ := info.Defs[fd.Name].(*types.Func)
 			if fn == nil {
 				continue
 			}
+			// masters = append(masters, node), node a callback's.
 			collected := map[*types.Var]bool{}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
 					return true
 				}
-				sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				if !ok || !strings.HasPrefix(sel.Sel.Name, "ForEach") || len(call.Args) == 0 {
+				app, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+				if !ok || len(app.Args) != 2 {
 					return true
 				}
-				lit, ok := ast.Unparen(call.Args[len(call.Args)-1]).(*ast.FuncLit)
-				if !ok {
+				if b, ok := typeutil.Callee(info, app).(*types.Builtin); !ok || b.Name() != "append" {
 					return true
 				}
-				node := lastParam(c.pass.TypesInfo, lit)
-				ast.Inspect(lit.Body, func(n ast.Node) bool {
-					as, ok := n.(*ast.AssignStmt)
-					if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-						return true
+				node, ok := ast.Unparen(app.Args[1]).(*ast.Ident)
+				lhs, isID := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+				if nv, isVar := info.Uses[node].(*types.Var); ok && isID && isVar && c.callbackParams[nv] {
+					if v, ok := info.Uses[lhs].(*types.Var); ok {
+						collected[v] = true
 					}
-					app, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-					if !ok || len(app.Args) != 2 || !isBuiltinAppend(c.pass.TypesInfo, app) {
-						return true
-					}
-					if id, ok := ast.Unparen(app.Args[1]).(*ast.Ident); ok && node != nil && c.pass.TypesInfo.Uses[id] == node {
-						if lhs, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); ok {
-							if v, ok := c.pass.TypesInfo.Uses[lhs].(*types.Var); ok {
-								collected[v] = true
-							}
-						}
-					}
-					return true
-				})
+				}
 				return true
 			})
 			if len(collected) == 0 {
@@ -326,7 +316,7 @@ func (c *checker) nodeLists() map[*types.Func]bool {
 				}
 				if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) > 0 {
 					if id, ok := ast.Unparen(ret.Results[0]).(*ast.Ident); ok {
-						if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && collected[v] {
+						if v, ok := info.Uses[id].(*types.Var); ok && collected[v] {
 							out[fn] = true
 						}
 					}
@@ -336,27 +326,6 @@ func (c *checker) nodeLists() map[*types.Func]bool {
 		}
 	}
 	return out
-}
-
-// lastParam returns the last parameter of a function literal: the node a
-// ForEachMaster callback is handed.
-func lastParam(info *types.Info, lit *ast.FuncLit) types.Object {
-	ps := lit.Type.Params.List
-	if len(ps) == 0 || len(ps[len(ps)-1].Names) == 0 {
-		return nil
-	}
-	names := ps[len(ps)-1].Names
-	return info.Defs[names[len(names)-1]]
-}
-
-// isBuiltinAppend reports whether a call is of the builtin append.
-func isBuiltinAppend(info *types.Info, call *ast.CallExpr) bool {
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == "append"
 }
 
 // keyspaceVerb says what a keyspace-wide command does with the keys.

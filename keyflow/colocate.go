@@ -99,10 +99,7 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 		}
 	}
 	combos(lists, limit, func(chosen []Value) bool {
-		keys := make([]keyspace.Key, len(chosen))
-		for i, v := range chosen {
-			keys[i] = v.Key
-		}
+		keys := keysOf(chosen)
 		if !keyspace.Consistent(keys...) {
 			return true
 		}
@@ -118,11 +115,7 @@ func Colocate(groups []Group) (keyspace.Colocation, []Value) {
 	if worstKeys == nil {
 		// Past the combinations tried, or none consistent: the first.
 		combos(lists, 1, func(chosen []Value) bool {
-			keys := make([]keyspace.Key, len(chosen))
-			for i, v := range chosen {
-				keys[i] = v.Key
-			}
-			worst, worstKeys = keyspace.Colocate(keys...), chosen
+			worst, worstKeys = keyspace.Colocate(keysOf(chosen)...), chosen
 			return false
 		})
 	}

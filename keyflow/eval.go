@@ -473,7 +473,7 @@ func (e *evaluator) ident(id *ast.Ident) []Value {
 		}
 	case *types.Var:
 		if p, ok := e.params[obj]; ok {
-			noBraces = noBraces || e.g.bracesRefused(e.decl, obj, id.Pos())
+			noBraces = noBraces || e.bracesRefused(obj, id.Pos())
 			return []Value{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
 		}
 		if obj.Parent() == obj.Pkg().Scope() || obj.Parent() == nil && !obj.IsField() {
@@ -970,15 +970,11 @@ func (e *evaluator) sameResult(call *ast.CallExpr, fn *types.Func) (Value, bool)
 	if len(args) == 0 {
 		return Value{}, false
 	}
+	// Constants, and the function's parameters, the same at each turn of
+	// its loops; a local value may be another at each.
 	ids := make([]string, len(args))
 	for i, a := range args {
-		if tv := e.g.info.Types[a]; tv.Value != nil {
-			ids[i] = tv.Value.ExactString()
-			continue
-		}
-		// The function's parameters, the same at each turn of its
-		// loops; a local value may be another at each.
-		if ids[i] = e.identity(a); !strings.HasPrefix(ids[i], "$") {
+		if ids[i] = oneID(keysOf(e.keys(a))); ids[i] == "" || !strings.HasPrefix(ids[i], "$") && e.g.info.Types[a].Value == nil {
 			return Value{}, false
 		}
 	}

@@ -497,18 +497,18 @@ func rootObject(info *types.Info, x ast.Expr) types.Object {
 	}
 }
 
-// bracesRefused reports whether a function refuses a parameter that holds
-// a brace before it goes on (sluice-go's New: if strings.ContainsAny(
-// namespace, "{}") { return nil, err }): past the check the value holds
-// none, so a key built from it takes its hashtag from elsewhere. The
-// check is an if statement of the function's body, before pos, whose
-// condition is strings.ContainsAny of the parameter and text holding
-// both braces, or strings.Contains or ContainsRune of each brace joined
-// by ||, and whose body ends in a return or a panic.
-func (g *Engine) bracesRefused(decl *ast.FuncDecl, v *types.Var, pos token.Pos) bool {
-	if decl == nil || decl.Body == nil {
+// bracesRefused reports whether the function refuses a value that holds
+// a brace before pos (sluice-go's New: if strings.ContainsAny(namespace,
+// "{}") { return nil, err }): past the check it holds none, so a key built
+// from it takes its hashtag from elsewhere. The check is a guard
+// (evaluator.guarded) whose condition is strings.ContainsAny of v and text
+// holding both braces, or strings.Contains or ContainsRune of each brace
+// joined by ||.
+func (e *evaluator) bracesRefused(v *types.Var, pos token.Pos) bool {
+	if e == nil || e.decl == nil || e.decl.Body == nil {
 		return false
 	}
+	g := e.g
 	isV := func(x ast.Expr) bool {
 		id, ok := ast.Unparen(x).(*ast.Ident)
 		return ok && g.info.Uses[id] == v
@@ -548,30 +548,17 @@ func (g *Engine) bracesRefused(decl *ast.FuncDecl, v *types.Var, pos token.Pos) 
 		}
 		return ""
 	}
-	for _, st := range decl.Body.List {
-		if st.Pos() >= pos {
-			break
-		}
-		ifs, ok := st.(*ast.IfStmt)
-		if !ok || ifs.Init != nil || len(ifs.Body.List) == 0 {
-			continue
-		}
-		found := braces(ifs.Cond)
-		if !strings.Contains(found, "{") || !strings.Contains(found, "}") {
-			continue
-		}
-		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
-		case *ast.ReturnStmt:
-			return true
-		case *ast.ExprStmt:
-			if call, ok := last.X.(*ast.CallExpr); ok {
-				if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
-					return true
-				}
-			}
-		}
+	refuses := func(cond ast.Expr) bool {
+		found := braces(cond)
+		return strings.Contains(found, "{") && strings.Contains(found, "}")
 	}
-	return false
+	return e.guarded(pos,
+		func(cond ast.Expr) bool {
+			u, ok := ast.Unparen(cond).(*ast.UnaryExpr)
+			return ok && u.Op == token.NOT && refuses(u.X)
+		},
+		refuses,
+		func(ast.Node, *ast.CaseClause) bool { return false })
 }
 
 // fieldBraceFree reports whether every write of a string field stores a
@@ -588,7 +575,7 @@ func (g *Engine) fieldBraceFree(v *types.Var) bool {
 			return false
 		}
 		p, ok := g.info.Uses[id].(*types.Var)
-		if !ok || !g.bracesRefused(w.decl, p, w.value.Pos()) {
+		if !ok || w.decl == nil || !g.writerEval(w.decl).bracesRefused(p, w.value.Pos()) {
 			return false
 		}
 	}

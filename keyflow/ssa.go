@@ -400,7 +400,8 @@ func (w *walker) after(ins ssa.Instruction) bool {
 		return false
 	}
 	if at.Block() != ins.Block() {
-		return at.Block().Dominates(ins.Block()) && !reaches(ins.Block(), at.Block())
+		// at is on no cycle: no block it dominates leads back to it.
+		return at.Block().Dominates(ins.Block())
 	}
 	for _, x := range at.Block().Instrs {
 		switch x {
@@ -409,25 +410,6 @@ func (w *walker) after(ins ssa.Instruction) bool {
 		case ins:
 			return false
 		}
-	}
-	return false
-}
-
-// reaches reports whether block to can be reached from block from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{from}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == to {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		stack = append(stack, b.Succs...)
 	}
 	return false
 }

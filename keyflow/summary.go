@@ -669,15 +669,8 @@ func (g *Engine) choiceAt(e *evaluator, call *ast.CallExpr, c keyspace.Choice) (
 	in := make([]string, len(c.In))
 	for i, id := range c.In {
 		switch {
-		case strings.HasPrefix(id, "$") && e != nil:
-			ks := g.paramValue(e, call, keyspace.Part{Unknown: true, ID: id})
-			if len(ks) != 1 {
-				in[i] = "?" + callID(call)
-			} else if s, ok := ks[0].Literal(); ok {
-				in[i] = strconv.Quote(s)
-			} else if u := unknownID(ks[0]); u != "" {
-				in[i] = u
-			} else {
+		case strings.HasPrefix(id, "$"):
+			if in[i] = g.paramID(e, call, id); in[i] == "" {
 				in[i] = "?" + callID(call)
 			}
 		case strings.Contains(id, "@"):
@@ -821,16 +814,35 @@ func (g *Engine) derivedID(e *evaluator, call *ast.CallExpr, p keyspace.Part) st
 	} else {
 		arg = g.paramValue(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
 	}
-	if len(arg) != 1 {
-		return ""
-	}
-	if s, ok := arg[0].Literal(); ok {
-		return fname + "(" + strconv.Quote(s) + ")"
-	}
-	if ps := arg[0].Parts; len(ps) == 1 && ps[0].Unknown && ps[0].ID != "" {
-		return fname + "(" + ps[0].ID + ")"
+	if id := oneID(arg); id != "" {
+		return fname + "(" + id + ")"
 	}
 	return ""
+}
+
+// oneID is the identity of one value: its text, quoted, or the identity
+// of the one unknown it is; "" for several values or another key.
+func oneID(ks []keyspace.Key) string {
+	if len(ks) != 1 {
+		return ""
+	}
+	if s, ok := ks[0].Literal(); ok {
+		return strconv.Quote(s)
+	}
+	if ps := ks[0].Parts; len(ps) == 1 && ps[0].Unknown {
+		return ps[0].ID
+	}
+	return ""
+}
+
+// paramID is the identity at a call of the callee's parameter id ("$0",
+// "$recv", "$1.Prefix"): that of the argument there (oneID); "" when the
+// argument has none.
+func (g *Engine) paramID(e *evaluator, call *ast.CallExpr, id string) string {
+	if e == nil {
+		return ""
+	}
+	return oneID(g.paramValue(e, call, keyspace.Part{Unknown: true, ID: id}))
 }
 
 // sameID is a callee's value of one function of its arguments
@@ -844,26 +856,11 @@ func (g *Engine) sameID(e *evaluator, call *ast.CallExpr, id string) string {
 	}
 	args := strings.Split(id[open+1:len(id)-1], ",")
 	for i, a := range args {
-		if !strings.HasPrefix(a, "$") {
-			continue
+		if strings.HasPrefix(a, "$") {
+			if args[i] = g.paramID(e, call, a); args[i] == "" {
+				return ""
+			}
 		}
-		param, path, _ := strings.Cut(a[1:], ".")
-		arg := g.argOf(call, param)
-		if arg == nil {
-			return ""
-		}
-		if tv := g.info.Types[arg]; tv.Value != nil && path == "" {
-			args[i] = tv.Value.ExactString()
-			continue
-		}
-		aid := e.identity(arg)
-		if aid == "" {
-			return ""
-		}
-		if path != "" {
-			aid += "." + path
-		}
-		args[i] = aid
 	}
 	return id[:open+1] + strings.Join(args, ",") + ")"
 }
