@@ -108,7 +108,9 @@ import (
 //	               keys a radix Scanner fills in through &key (radixscan.go);
 //	               a raw KEYS's reply deleted in one DEL (pushsum.go);
 //	               SCAN pages of the patterns a helper's callers give,
-//	               each deleted in one DEL (bypattern.go)
+//	               each deleted in one DEL (bypattern.go); the keys of
+//	               a pattern that another module's caller gives, listed
+//	               by KEYS or SCAN and deleted in one DEL (callerpattern.go)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;

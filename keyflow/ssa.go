@@ -1670,14 +1670,37 @@ func (l *ssaLayer) patternKeys(call *ssa.Call) ([]Value, bool) {
 	if !ok {
 		return nil, false
 	}
+	// Members used as keys, or the keys of a pattern that a caller in
+	// another module gives: keys of no shape the code shows, nothing
+	// here keeps in one slot.
+	reply := []Value{{keyspace.Unknown(fmt.Sprintf("reply@%d#0.0", x.Pos()), m.Command+" reply", false), x.Pos()}}
 	if pats == nil {
-		// Members used as keys: each one a key the package stored there,
-		// of no shape the code shows.
-		id := fmt.Sprintf("reply@%d#0", x.Pos())
-		return []Value{{keyspace.Unknown(id+".0", m.Command+" reply", false), x.Pos()}}, true
+		return reply, true
 	}
 	out, ok := globKeys(pats, fmt.Sprintf("reply@%d", x.Pos()))
+	if !ok && l.callersPattern(call, pats) {
+		return reply, true
+	}
 	return out, ok && len(out) > 0
+}
+
+// callersPattern reports whether the patterns of a listing call are each
+// wholly a parameter of its function or an element of one ($0,
+// $1[key@...]), a function that other modules call.
+func (l *ssaLayer) callersPattern(call *ssa.Call, pats []Value) bool {
+	fn, _ := call.Parent().Object().(*types.Func)
+	if len(pats) == 0 || !l.g.reachedFromOutside(fn) {
+		return false
+	}
+	for _, p := range pats {
+		if len(p.Key.Parts) != 1 || !p.Key.Parts[0].Unknown {
+			return false
+		}
+		if !strings.HasPrefix(p.Key.Parts[0].ID, "$") {
+			return false
+		}
+	}
+	return true
 }
 
 // listsKeys reports whether a command's reply lists keys: one whose reply
