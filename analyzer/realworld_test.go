@@ -45,7 +45,9 @@ import (
 //	               under a namespace refused when it holds a brace, and
 //	               SCAN in a closure each master is handed (sluice-go);
 //	               keys filled by index and sent before the slice is kept
-//	               in a field (bloom.go, bloom-filter-redis)
+//	               in a field, stored by index into the field by another
+//	               method and ranged over by a third (bloom.go,
+//	               bloom-filter-redis)
 //	  registry     keys a method builds from the fields of registry entries,
 //	               package variables set to struct literals (newchat)
 //	  packrbox     Lua files of a packr box, loaded by SCRIPT LOAD and run

@@ -1,9 +1,11 @@
 package keyflow
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
 	"golang.org/x/tools/go/ssa"
@@ -39,11 +41,14 @@ import (
 // is a builder, whose appends may each run once per struct. A
 // store into one of its elements at a constant index, or at len(field) -
 // c, replaces that element when the elements before it (or after it) are
-// one each; a store at another index (r.streamCursors[i] = id) replaces
-// one element that cannot be told, and leaves every element a value not
-// known, as many as there were. A use that may write the elements
-// otherwise (handing the slice to a function that is not a client's)
-// leaves the field open.
+// one each; a store at another index (r.streamCursors[i] = id,
+// s.filters[k] = key) replaces one element that cannot be told: each
+// element holds what it held or what such a store wrote ("" aside, no
+// key). A use that may write the elements otherwise (handing the slice
+// to a function that is not a client's) leaves the field open. The keys
+// that a write gives, built in terms of the object written (the
+// writer's receiver, or the local struct a constructor fills), are those
+// of the object read: one object's field holds what was written to it.
 
 // fieldColl returns what a slice field of the package holds.
 func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
@@ -71,6 +76,11 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 		delete(w.busy, fa)
 		delete(w.l.fieldBusy, f)
 	}()
+	// The object each write writes the field of is the one read here.
+	base := objID(fa.X, fa.Parent(), fa.Parent())
+	if base == "" {
+		base = objMark
+	}
 	var fresh, grown coll
 	nFresh := 0
 	for _, wr := range ws {
@@ -83,6 +93,7 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 		if c.open || pending(c) {
 			return coll{open: true}
 		}
+		w.l.rebase(c, writtenObj(v, f), base)
 		if !slices.Contains(c.cyc, ssa.Value(fa)) {
 			if len(c.elems) > 0 {
 				nFresh++
@@ -104,7 +115,7 @@ func (w *walker) fieldColl(fa *ssa.FieldAddr, depth int) coll {
 		return coll{open: true}
 	}
 	fresh.add(grown)
-	return w.l.fieldStores(f, fresh)
+	return w.l.fieldStores(f, fresh, base)
 }
 
 // fieldVar returns the field that a FieldAddr addresses.
@@ -122,7 +133,8 @@ func fieldVar(fa *ssa.FieldAddr) *types.Var {
 
 // fieldStores applies to c the stores into the elements of field f that
 // the package's functions make, or opens it.
-func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
+func (l *ssaLayer) fieldStores(f *types.Var, c coll, base string) coll {
+	var stored []Value
 	for _, fn := range l.funcs {
 		for _, b := range fn.Blocks {
 			for _, ins := range b.Instrs {
@@ -138,9 +150,12 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 					for _, u := range *load.Referrers() {
 						switch u := u.(type) {
 						case *ssa.IndexAddr:
-							switch l.storeElem(u, f, c) {
+							switch res, v := l.storeElem(u, f, c); res {
 							case storeUnplaced:
-								blur(c)
+								if !emptyString(v) {
+									keys, _ := l.valueKeys(nil, v)
+									stored = append(stored, rebased(keys, objID(fa.X, fa.Parent(), nil), base)...)
+								}
 							case storeUnseen:
 								return coll{open: true}
 							}
@@ -170,7 +185,22 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll) coll {
 			}
 		}
 	}
+	if len(stored) > 0 {
+		// A store at an index that cannot be told replaces one element,
+		// which one is not known: each may hold what it held or what
+		// the store wrote.
+		for i, el := range c.elems {
+			keys, _ := l.elemKeys(nil, el)
+			c.elems[i] = sElem{keys: append(slices.Clone(keys), stored...), many: el.many}
+		}
+	}
 	return c
+}
+
+// emptyString reports whether v is the constant "", which no key is.
+func emptyString(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.ExactString() == `""`
 }
 
 // A storeResult says what a store into an element of a field does to
@@ -184,9 +214,9 @@ const (
 )
 
 // storeElem replaces the element of c that a store through ia writes, at
-// a constant index or at len(x) - k. An IndexAddr that is only read is no
-// write.
-func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) storeResult {
+// a constant index or at len(x) - k, and returns the value written. An
+// IndexAddr that is only read is no write.
+func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) (storeResult, ssa.Value) {
 	var val ssa.Value
 	for _, r := range *ia.Referrers() {
 		switch r := r.(type) {
@@ -196,15 +226,15 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) storeResul
 			}
 		case *ssa.UnOp, *ssa.DebugRef:
 		default:
-			return storeUnseen
+			return storeUnseen, nil
 		}
 	}
 	if val == nil {
-		return storePlaced
+		return storePlaced, val
 	}
 	i, fromEnd, ok := elemIndex(ia.Index, f, len(c.elems))
 	if !ok || i < 0 || i >= len(c.elems) {
-		return storeUnplaced
+		return storeUnplaced, val
 	}
 	// Elements that stand for many may be any number: an index from the
 	// start is sure only before the first, one from the end only after
@@ -215,20 +245,11 @@ func (l *ssaLayer) storeElem(ia *ssa.IndexAddr, f *types.Var, c coll) storeResul
 	}
 	for _, el := range span {
 		if el.many {
-			return storeUnplaced
+			return storeUnplaced, val
 		}
 	}
 	c.elems[i] = sElem{v: val}
-	return storePlaced
-}
-
-// blur makes every element of c a value that is not known: a store at an
-// index that cannot be told (r.streamCursors[i] = id) replaces one of
-// them, which one is not known, and leaves as many as there were.
-func blur(c coll) {
-	for i, el := range c.elems {
-		c.elems[i] = sElem{keys: []Value{{Key: keyspace.Unknown("", "", false)}}, many: el.many}
-	}
+	return storePlaced, val
 }
 
 // elemIndex returns the index that an SSA index value gives in a
@@ -285,4 +306,77 @@ func readsOnly(c *ssa.Call, x ssa.Value) bool {
 		return len(c.Call.Args) == 2 && c.Call.Args[1] == x && c.Call.Args[0] != x
 	}
 	return false
+}
+
+// objID returns the identity that the keys of fn, as reader sees them,
+// give object x when x is fn's receiver or a local variable of it
+// ("$recv", "Init:$recv", "store@123"); "" otherwise.
+func objID(x ssa.Value, fn, reader *ssa.Function) string {
+	switch x := x.(type) {
+	case *ssa.Parameter:
+		if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != x || fn.Parent() != nil {
+			return ""
+		}
+		if fn != reader {
+			return fn.Name() + ":$recv"
+		}
+		return "$recv"
+	case *ssa.Alloc:
+		if x.Comment == "" || !x.Pos().IsValid() {
+			return ""
+		}
+		return fmt.Sprintf("%s@%d", x.Comment, x.Pos())
+	}
+	return ""
+}
+
+// writtenObj returns the identity of the object whose field f a write of
+// slice v writes (obj.f = v, or a struct literal's f: v), "" when not
+// known.
+func writtenObj(v ssa.Value, f *types.Var) string {
+	for _, r := range *v.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Val == v {
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fieldVar(fa) == f {
+				return objID(fa.X, fa.Parent(), nil)
+			}
+		}
+	}
+	return ""
+}
+
+// rebase gives the elements of c that a write of another object's field
+// made, whose keys name that object (from), the object read (to): one
+// object's field holds what was written to that object.
+func (l *ssaLayer) rebase(c coll, from, to string) {
+	if from == "" {
+		return
+	}
+	for i, el := range c.elems {
+		if el.v == nil || el.keys != nil || el.again != nil || el.sent || el.glob != "" || el.mapper != nil {
+			continue
+		}
+		keys, _ := l.elemKeys(nil, el)
+		if r := rebased(keys, from, to); !slices.EqualFunc(r, keys, func(a, b Value) bool { return a.Key.Equal(b.Key) }) {
+			c.elems[i] = sElem{keys: r, many: el.many}
+		}
+	}
+}
+
+// rebased returns keys with each unknown rooted at object from ("from",
+// "from.bf.key") rooted at to instead.
+func rebased(keys []Value, from, to string) []Value {
+	if from == "" {
+		return keys
+	}
+	out := make([]Value, len(keys))
+	for i, k := range keys {
+		parts := slices.Clone(k.Key.Parts)
+		for j, p := range parts {
+			if p.Unknown && (p.ID == from || strings.HasPrefix(p.ID, from+".")) {
+				parts[j].ID = to + strings.TrimPrefix(p.ID, from)
+			}
+		}
+		out[i] = Value{keyspace.Key{Parts: parts, Choices: k.Key.Choices}, k.Pos}
+	}
+	return out
 }
