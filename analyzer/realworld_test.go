@@ -167,7 +167,9 @@ import (
 //	               undeclared keys reported where they are made
 //	  keylesswatch a Watch given no keys on a client that may be a cluster
 //	  mapped       keys a generic map function makes with a closure
-//	               (a project's sliceMapper, lo.Map's signature)
+//	               (a project's sliceMapper, lo.Map's signature); a
+//	               rueidis builder grown in place in a loop (grown.go,
+//	               kingscomp)
 //	  replykeys    keys read from Redis deleted together: tag sets'
 //	               members appended beside the callers' tags (go-redis),
 //	               members radix writes into its reply argument, rueidis

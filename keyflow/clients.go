@@ -40,11 +40,20 @@ const maxChain = 8
 func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 	var chain []*ast.CallExpr // the key methods, last first
 	var ms []*ruleset.Method
+	var grown []Group // keys that later links of a chain grown in place add
 	for depth := 0; depth < 64; depth++ {
 		x = ast.Unparen(x)
 		switch xx := x.(type) {
 		case *ast.Ident:
 			rhs := e.setOnce(xx)
+			if rhs == nil {
+				var more []Group
+				var open bool
+				if rhs, more, open = g.grownChain(e, xx); open {
+					b.open = true
+				}
+				grown = append(more, grown...)
+			}
 			if rhs == nil || depth > maxChain*8 {
 				return built{}, false
 			}
@@ -61,6 +70,7 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 					b.keys = append(b.keys, keys...)
 					b.open = b.open || open
 				}
+				b.keys = append(b.keys, grown...)
 				return b, true
 			case m != nil && m.Kind == ruleset.KindBuilderKeys && isSel:
 				chain = append(chain, xx)
@@ -76,6 +86,80 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 		return built{}, false
 	}
 	return built{}, false
+}
+
+// grownChain follows a builder variable grown in place, as JSON.MSET of
+// several entities is built:
+//
+//	cmd := c.B().Mset().KeyValue()
+//	for _, id := range ids {
+//		cmd = cmd.KeyValue("user:"+id, v)
+//	}
+//	c.Do(ctx, cmd.Build())
+//
+// It returns the chain the variable starts as, its one other assignment,
+// and the keys of each link that an assignment of the variable to itself
+// extended adds: twice for one in a loop, as two turns of it add them.
+// rhs is nil when the variable is set otherwise.
+func (g *Engine) grownChain(e *evaluator, id *ast.Ident) (rhs ast.Expr, keys []Group, open bool) {
+	v := e.localVar(id)
+	if v == nil || len(e.defs[v]) < 2 {
+		return nil, nil, false
+	}
+	for _, d := range e.defs[v] {
+		if d.rhs == nil || d.add {
+			return nil, nil, false
+		}
+		more, o, self := g.extension(e, d.rhs, v)
+		switch {
+		case self:
+			for _, grp := range more {
+				keys = append(keys, grp)
+				if d.inLoop {
+					again := make(Group, len(grp))
+					for i, a := range grp {
+						again[i] = Value{e.vary(a.Key), a.Pos}
+					}
+					keys = append(keys, again)
+				}
+			}
+			open = open || o
+		case rhs == nil && !d.inLoop:
+			rhs = d.rhs
+		default:
+			return nil, nil, false
+		}
+	}
+	return rhs, keys, open
+}
+
+// extension returns the keys of the key methods of a builder chain x that
+// starts from variable v itself (v.Key(k).Path(p)), self false when x is
+// not such a chain.
+func (g *Engine) extension(e *evaluator, x ast.Expr, v *types.Var) (keys []Group, open, self bool) {
+	for depth := 0; depth < 64; depth++ {
+		switch xx := ast.Unparen(x).(type) {
+		case *ast.Ident:
+			return keys, open, e.localVar(xx) == v
+		case *ast.CallExpr:
+			fn, m := g.Resolve(xx)
+			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
+			switch {
+			case m != nil && m.Kind == ruleset.KindBuilderKeys && isSel:
+				k, o := g.selectKeys(e, xx, m.Keys)
+				keys = append(k, keys...)
+				open = open || o
+				x = sel.X
+			case fn != nil && isSel && g.IsClientPackage(fn.Pkg()) && fn.Signature().Recv() != nil:
+				x = sel.X
+			default:
+				return nil, false, false
+			}
+		default:
+			return nil, false, false
+		}
+	}
+	return nil, false, false
 }
 
 // chainArg returns the argument of the method of a builder chain whose
