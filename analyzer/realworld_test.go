@@ -219,7 +219,9 @@ import (
 //	               of the handlers callers register, read in one
 //	               XREADGROUP per chunk by a goroutine (handlers.go); a
 //	               MULTI/EXEC that the setter and deleter handed to the
-//	               caller's function fill (pipesetter.go, sharedkit)
+//	               caller's function fill (pipesetter.go, sharedkit); the
+//	               keys an interface method of each of the callers'
+//	               entities gives (entities.go, kingscomp)
 //	  casscript    the keys of the caller's structs sent to a script
 //	               through another package's helper, whose command is kept
 //	               in the result's field; a struct field the tests fill

@@ -944,7 +944,29 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if v, ok := e.sameResult(call, fn); ok {
 		return []Value{v}
 	}
+	if v, ok := e.elemMethod(call, fn); ok {
+		return []Value{v}
+	}
 	return []Value{e.opaque(call)}
+}
+
+// elemMethod returns the value of a method with no arguments called on an
+// element of the function's slice parameter, whose result the code does
+// not show (an interface's Key(), a type of another module's ID()): a
+// value of that element, as its field is ($1[e@12].Key()).
+func (e *evaluator) elemMethod(call *ast.CallExpr, fn *types.Func) (Value, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || fn.Signature().Recv() == nil || len(call.Args) > 0 || fn.Signature().Results().Len() != 1 {
+		return Value{}, false
+	}
+	if b, ok := fn.Signature().Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return Value{}, false
+	}
+	recv := e.keys(sel.X)
+	if len(recv) != 1 || len(recv[0].Key.Parts) != 1 || !recv[0].Key.Parts[0].Unknown || !isElemID(recv[0].Key.Parts[0].ID) {
+		return Value{}, false
+	}
+	return Value{keyspace.Unknown(recv[0].Key.Parts[0].ID+"."+fn.Name()+"()", exprName(call), false), call.Pos()}, true
 }
 
 // sameResult returns the value of a call of a function of the package
