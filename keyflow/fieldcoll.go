@@ -200,7 +200,11 @@ func (l *ssaLayer) fieldStores(f *types.Var, c coll, base string) coll {
 // emptyString reports whether v is the constant "", which no key is.
 func emptyString(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && c.Value.ExactString() == `""`
+	if !ok || c.Value == nil {
+		return false
+	}
+	s, ok := constString(c.Value)
+	return ok && s == ""
 }
 
 // A storeResult says what a store into an element of a field does to
