@@ -32,6 +32,29 @@ type built struct {
 // maxChain bounds how far a chain is followed through variables.
 const maxChain = 8
 
+// A link is one method call of a builder chain: c.B(), .Mget(), .Key(k),
+// .Build().
+type link struct {
+	fn   *types.Func
+	m    *ruleset.Method // the rules' builder or builder-keys entry, or nil
+	recv ast.Expr        // the chain the method is called on
+}
+
+// chainLink returns the link that call x is, ok false when x is not a
+// method of the client's packages called on a chain.
+func (g *Engine) chainLink(x *ast.CallExpr) (l link, ok bool) {
+	fn, m := g.Resolve(x)
+	sel, isSel := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+	if fn == nil || !isSel || !g.IsClientPackage(fn.Pkg()) || fn.Signature().Recv() == nil {
+		return link{}, false
+	}
+	l = link{fn: fn, recv: sel.X}
+	if m != nil && (m.Kind == ruleset.KindBuilder || m.Kind == ruleset.KindBuilderKeys) {
+		l.m = m
+	}
+	return l, true
+}
+
 // builtCommand follows a builder chain back from x, the value sent, to the
 // Builder method that names its command, collecting the keys that its
 // builder-keys methods take. Methods of the client's packages that the
@@ -60,11 +83,12 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 			x = rhs
 			continue
 		case *ast.CallExpr:
-			fn, m := g.Resolve(xx)
-			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
+			l, ok := g.chainLink(xx)
 			switch {
-			case m != nil && m.Kind == ruleset.KindBuilder:
-				b.command = m.Command
+			case !ok:
+				return built{}, false
+			case l.m != nil && l.m.Kind == ruleset.KindBuilder:
+				b.command = l.m.Command
 				for i := len(chain) - 1; i >= 0; i-- {
 					keys, open := g.selectKeys(e, chain[i], ms[i].Keys)
 					b.keys = append(b.keys, keys...)
@@ -72,15 +96,11 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 				}
 				b.keys = append(b.keys, grown...)
 				return b, true
-			case m != nil && m.Kind == ruleset.KindBuilderKeys && isSel:
+			case l.m != nil:
 				chain = append(chain, xx)
-				ms = append(ms, m)
-				x = sel.X
-			case fn != nil && isSel && g.IsClientPackage(fn.Pkg()) && fn.Signature().Recv() != nil:
-				x = sel.X
-			default:
-				return built{}, false
+				ms = append(ms, l.m)
 			}
+			x = l.recv
 			continue
 		}
 		return built{}, false
@@ -142,19 +162,16 @@ func (g *Engine) extension(e *evaluator, x ast.Expr, v *types.Var) (keys []Group
 		case *ast.Ident:
 			return keys, open, e.localVar(xx) == v
 		case *ast.CallExpr:
-			fn, m := g.Resolve(xx)
-			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
-			switch {
-			case m != nil && m.Kind == ruleset.KindBuilderKeys && isSel:
-				k, o := g.selectKeys(e, xx, m.Keys)
-				keys = append(k, keys...)
-				open = open || o
-				x = sel.X
-			case fn != nil && isSel && g.IsClientPackage(fn.Pkg()) && fn.Signature().Recv() != nil:
-				x = sel.X
-			default:
+			l, ok := g.chainLink(xx)
+			if !ok {
 				return nil, false, false
 			}
+			if l.m != nil && l.m.Kind == ruleset.KindBuilderKeys {
+				k, o := g.selectKeys(e, xx, l.m.Keys)
+				keys = append(k, keys...)
+				open = open || o
+			}
+			x = l.recv
 		default:
 			return nil, false, false
 		}
@@ -175,15 +192,14 @@ func (g *Engine) chainArg(e *evaluator, x ast.Expr, names ...string) ast.Expr {
 			}
 			x = rhs
 		case *ast.CallExpr:
-			fn, _ := g.Resolve(xx)
-			sel, isSel := ast.Unparen(xx.Fun).(*ast.SelectorExpr)
-			if fn == nil || !isSel || !g.IsClientPackage(fn.Pkg()) || fn.Signature().Recv() == nil {
+			l, ok := g.chainLink(xx)
+			if !ok {
 				return nil
 			}
-			if p := fn.Signature().Params(); p.Len() == 1 && len(xx.Args) == 1 && slices.Contains(names, p.At(0).Name()) {
+			if p := l.fn.Signature().Params(); p.Len() == 1 && len(xx.Args) == 1 && slices.Contains(names, p.At(0).Name()) {
 				return xx.Args[0]
 			}
-			x = sel.X
+			x = l.recv
 		default:
 			return nil
 		}
