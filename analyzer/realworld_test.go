@@ -149,7 +149,10 @@ import (
 //	               element set again before each run
 //	  formatkeys   keys made by a helper that formats its caller's
 //	               template: prefix + fmt.Sprintf(tmpl, params...); by a
-//	               helper that joins its arguments with "/" (joinkeys.go)
+//	               helper that joins its arguments with "/" (joinkeys.go);
+//	               by the Format method of another package's key type,
+//	               fmt.Sprintf of its constant receiver (recap.go,
+//	               insights-bot)
 //	  configprefix keys under a configured prefix, in a package that
 //	               derives its prefixes with a hashtag and in one that
 //	               does not

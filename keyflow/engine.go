@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc), new(KeyJoin)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc), new(KeyJoin), new(KeyFormat)}
 }
 
 // Config is one type-checked package and what the engine needs with it.

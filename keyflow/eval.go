@@ -938,6 +938,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if alts, ok := e.importedJoin(call, fn); ok {
 		return alts
 	}
+	if alts, ok := e.importedFormat(call, fn); ok {
+		return alts
+	}
 	if alts, ok := e.g.summaryCall(e, call, fn); ok {
 		return alts
 	}
@@ -1123,20 +1126,26 @@ func (e *evaluator) sprintf(call *ast.CallExpr) ([]Value, bool) {
 	if len(call.Args) == 0 || call.Ellipsis.IsValid() {
 		return nil, false
 	}
-	tv := e.g.info.Types[call.Args[0]]
+	return e.formatted(call.Args[0], call.Args[1:], call.Pos())
+}
+
+// formatted follows fmt.Sprintf of the format that expression f gives:
+// a constant, or the constants a variable or field is set to.
+func (e *evaluator) formatted(f ast.Expr, args []ast.Expr, pos token.Pos) ([]Value, bool) {
+	tv := e.g.info.Types[f]
 	if tv.Value != nil {
 		if tv.Value.Kind() != constant.String {
 			return nil, false
 		}
-		return e.format(constant.StringVal(tv.Value), call.Args[1:], call.Pos())
+		return e.format(constant.StringVal(tv.Value), args, pos)
 	}
 	var out []Value
-	for _, f := range e.keys(call.Args[0]) {
+	for _, f := range e.keys(f) {
 		lit, ok := f.Key.Literal()
 		if !ok {
 			continue
 		}
-		alts, ok := e.format(lit, call.Args[1:], call.Pos())
+		alts, ok := e.format(lit, args, pos)
 		if !ok {
 			return nil, false
 		}

@@ -1043,6 +1043,10 @@ func (g *Engine) ExportFacts() {
 			g.facts.ExportObjectFact(fn, &KeyJoin{Sep: sep})
 			continue
 		}
+		if fi, ok := g.sprintfReturn(fn, decl); ok {
+			g.facts.ExportObjectFact(fn, &KeyFormat{Format: fi})
+			continue
+		}
 		s := g.summarize(decl)
 		if len(s.Results) > 0 || len(s.Later) > 0 {
 			f := &KeyFunc{}
