@@ -87,6 +87,7 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 	col, chosen := reported(site.AllKeys(), readRules{
 		tagged:  c.flow.TaggedPrefix,
 		objects: c.objects(site.Command),
+		apart:   c.keysApart(site),
 	})
 	if col.Verdict == keyspace.Same {
 		return diag{}, false
@@ -170,7 +171,10 @@ func oneAtEachCall(ds []diag) []diag {
 //     PFMERGE: rules.objects) is the other exception: two different
 //     values that the code names there (parameters, fields, variables;
 //     not the results of calls slotlint does not follow) are two keys,
-//     whatever their text.
+//     whatever their text. So are the keys of a script that reads each
+//     of them apart, by a constant index (KEYS[1] a queue, KEYS[2] its
+//     ack set: checker.keysApart), when none has literal text: two
+//     fields a caller sets, q.Name and q.AckName, are two keys.
 //   - Keys that are all under one configured prefix (a field or a
 //     setting, keyflow.UnderOnePrefix) are not reported in a package
 //     that builds its key prefixes with a hashtag (rules.tagged): the
@@ -191,7 +195,7 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 	if keyflow.UnderOnePrefix(groups) && rules.tagged() {
 		return keyspace.Colocation{Verdict: keyspace.Same}, nil
 	}
-	if rules.objects && named(groups) {
+	if rules.objects && named(groups) || rules.apart && named(groups) && !shaped(groups) {
 		return col, chosen
 	}
 	var shaped []keyflow.Group
@@ -220,6 +224,9 @@ type readRules struct {
 	// objects is true for a command whose keys are different objects by
 	// its nature (checker.objects).
 	objects bool
+	// apart is true for a script that reads each of its keys apart
+	// (checker.keysApart).
+	apart bool
 }
 
 // objects reports whether the keys of a command are different objects by
@@ -236,6 +243,23 @@ func (c *checker) objects(command string) bool {
 	return cmd != nil && len(cmd.Keys) >= 2
 }
 
+// keysApart reports whether a script's keys are different objects by the
+// script's own reading: it reads two KEYS or more, each by a constant
+// index (KEYS[1] a queue, KEYS[2] its ack set), never as a whole (a loop
+// over KEYS, unpack(KEYS), #KEYS), where keys of one family would be.
+func (c *checker) keysApart(site *keyflow.Site) bool {
+	run := site.Script
+	if run == nil || run.Function != "" {
+		return false
+	}
+	for _, ref := range append([]keyflow.ScriptRef{run.Ref}, run.Alts...) {
+		if n, ok := c.parse(ref).MaxKeyIndex(); !ok || n < 2 {
+			return false
+		}
+	}
+	return true
+}
+
 // named reports whether every key of the groups is named
 // (keyflow.Named): a value with no identity is the result of a call
 // slotlint does not follow, which may well build a hashtag.
@@ -248,6 +272,18 @@ func named(groups []keyflow.Group) bool {
 		}
 	}
 	return true
+}
+
+// shaped reports whether a key of the groups has literal text.
+func shaped(groups []keyflow.Group) bool {
+	for _, g := range groups {
+		for _, v := range g {
+			if keyflow.HasShape(v.Key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dropPlaceholders leaves out of each group the empty strings that stand

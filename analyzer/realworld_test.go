@@ -36,7 +36,9 @@ import (
 //	               one field of two sketches merged by one script
 //	               (siblings.go, gostatix); two fields set in one
 //	               assignment from a helper's two named results
-//	               (listnames.go, shove)
+//	               (listnames.go, shove); a queue's list and ack set,
+//	               exported fields its users set, read apart by one
+//	               script (ackqueue.go, redis-queue)
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
