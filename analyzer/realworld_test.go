@@ -42,7 +42,9 @@ import (
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
-//	               scripts a table registers by address and a loader fills
+//	               scripts a table registers by address and a loader fills;
+//	               Lua run by a rueidis builder's Eval().Script(src)
+//	               (buildereval.go, Hokm-WIP)
 //	  bands        keys whose hashtag is the band a hash of the key picks,
 //	               under a namespace refused when it holds a brace, and
 //	               SCAN in a closure each master is handed (sluice-go);

@@ -222,7 +222,7 @@ func (g *Engine) send(s *Func, site *Site) bool {
 		if !ok {
 			return false
 		}
-		g.setBuilt(site, b)
+		g.setBuilt(e, site, call.Args[m.Args.Param], b)
 		return true
 	}
 	if call.Ellipsis.IsValid() {
@@ -239,7 +239,7 @@ func (g *Engine) send(s *Func, site *Site) bool {
 		if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok && b.command != "MULTI" {
 			sub.Call = ac
 		}
-		g.setBuilt(sub, b)
+		g.setBuilt(e, sub, a, b)
 		s.Sites = append(s.Sites, sub)
 	}
 	return false
@@ -332,13 +332,33 @@ func (g *Engine) sendsArg(call *ast.CallExpr, i int) bool {
 	return ok && types.IsInterface(named) && named.Obj().Pkg() != nil && g.IsClientPackage(named.Obj().Pkg())
 }
 
-func (g *Engine) setBuilt(site *Site, b built) {
+// setBuilt makes site the command that x, a builder chain, built.
+func (g *Engine) setBuilt(e *evaluator, site *Site, x ast.Expr, b built) {
 	site.Command = b.command
 	site.Name = b.command
 	site.Keys, site.Open = b.keys, b.open
 	if cmd := g.rules.Command(b.command); cmd != nil {
 		setFlags(site, cmd)
 	}
+	site.Script = g.builtScript(e, site, x, b)
+}
+
+// builtScript is the script that a builder chain's EVAL runs,
+// c.B().Eval().Script(src).Numkeys(1).Key(k).Arg(args...): its Lua is
+// checked with the chain's keys, as a go-redis Eval's is.
+func (g *Engine) builtScript(e *evaluator, site *Site, x ast.Expr, b built) *ScriptRun {
+	if b.command != "EVAL" && b.command != "EVAL_RO" {
+		return nil
+	}
+	src := g.chainArg(e, x, "script")
+	if src == nil {
+		return nil
+	}
+	ref, ok := g.scriptOf(e, src, "script")
+	if !ok {
+		return nil
+	}
+	return &ScriptRun{Ref: ref, Keys: b.keys, KeysOpen: b.open, ArgsOpen: true, Cluster: g.clusterCapable(receiver(site.Call)), ReadOnly: g.readOnlyCommand(b.command)}
 }
 
 // A connState is what the commands sent so far on one connection leave
