@@ -34,8 +34,8 @@ func mget(ctx context.Context, c valkey.Client, keys []string) {
 }
 
 func eval(ctx context.Context, c valkey.Client) {
-	c.Do(ctx, c.B().Eval().Script("return redis.call('GET', KEYS[1])").Numkeys(2).Key("a", "b").Build()) // want `EVAL keys "a" .* and "b" .* hash to different slots`
-	c.Do(ctx, c.B().Eval().Script("return redis.call('GET', KEYS[1])").Numkeys(2).Key("{a}1", "{a}2").Build())
+	c.Do(ctx, c.B().Eval().Script("return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2])}").Numkeys(2).Key("a", "b").Build()) // want `EVAL keys "a" .* and "b" .* hash to different slots`
+	c.Do(ctx, c.B().Eval().Script("return {redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2])}").Numkeys(2).Key("{a}1", "{a}2").Build())
 }
 
 // DoMulti is a pipeline: each command goes to its own slot, so commands on
