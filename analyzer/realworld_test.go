@@ -38,7 +38,9 @@ import (
 //	               assignment from a helper's two named results
 //	               (listnames.go, shove); a queue's list and ack set,
 //	               exported fields its users set, read apart by one
-//	               script (ackqueue.go, redis-queue)
+//	               script (ackqueue.go, redis-queue); a lock's owner and
+//	               count keys, set together in the literals of two
+//	               constructors (lockkeys.go, lynx-redis-lock)
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;

@@ -54,6 +54,9 @@ type fieldWrite struct {
 	// x.a, x.b = names(id) (value is then the call).
 	from *ast.CallExpr
 	res  int
+	// site is where the write is made: the composite literal or the
+	// assignment, which may write other fields of the object too.
+	site token.Pos
 }
 
 // fieldKeys returns the keys that a string field of the package may hold,
@@ -73,6 +76,7 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 	}
 	var out []keyspace.Key
 	structured := false
+	choice := writeChoice(v, writes)
 	for wi, w := range writes {
 		e := g.writerEval(w.decl)
 		if e == nil {
@@ -105,7 +109,7 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 			}
 			if len(writes) > 1 {
 				// One object's field holds what one of its writes gave.
-				k = k.Choosing(keyspace.Choice{Of: fmt.Sprintf("%s.%s@%d", objMark, v.Name(), v.Pos()), Alt: wi})
+				k = k.Choosing(choice(wi))
 			}
 			if i := slices.IndexFunc(out, k.Equal); i >= 0 {
 				out[i] = sharedChoices(out[i], k)
@@ -119,6 +123,28 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 	}
 	g.fieldVals[v] = out
 	return out
+}
+
+// writeChoice returns the choice of one of a field's writes for write wi.
+// Fields that the same literals or assignments write, and no others
+// (&RedisLock{ownerKey: o, countKey: c} in each of two constructors), are
+// chosen alike: one object's two fields come from one of its writes.
+func writeChoice(v *types.Var, writes []fieldWrite) func(wi int) keyspace.Choice {
+	sites := make([]string, len(writes))
+	for i, w := range writes {
+		sites[i] = strconv.Itoa(int(w.site))
+		if !w.site.IsValid() || slices.Contains(sites[:i], sites[i]) {
+			return func(wi int) keyspace.Choice {
+				return keyspace.Choice{Of: fmt.Sprintf("%s.%s@%d", objMark, v.Name(), v.Pos()), Alt: wi}
+			}
+		}
+	}
+	sorted := slices.Clone(sites)
+	slices.Sort(sorted)
+	of := objMark + "@writes:" + strings.Join(sorted, ",")
+	return func(wi int) keyspace.Choice {
+		return keyspace.Choice{Of: of, Alt: slices.Index(sorted, sites[wi])}
+	}
 }
 
 // paramsAsFields rewrites, in a value that a writer gives field v, each
@@ -270,9 +296,9 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 	}
 	writes, bad = map[*types.Var][]fieldWrite{}, map[*types.Var]bool{}
 	results, otherBad := map[*types.Var][]fieldWrite{}, map[*types.Var]bool{}
-	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
+	add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr, site token.Pos) {
 		if v, ok := obj.(*types.Var); ok && v.IsField() {
-			writes[v] = append(writes[v], fieldWrite{decl: decl, value: value})
+			writes[v] = append(writes[v], fieldWrite{decl: decl, value: value, site: site})
 		}
 	}
 	fieldOf := func(x ast.Expr) *types.Var {
@@ -290,9 +316,9 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 		// A test's writes are not the values the package's own code
 		// reads (the S{Key: "f1"} a test passes as a hash field).
 		test := strings.HasSuffix(g.fset.Position(f.Pos()).Filename, "_test.go")
-		add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr) {
+		add := func(obj types.Object, decl *ast.FuncDecl, value ast.Expr, site token.Pos) {
 			if !test {
-				add(obj, decl, value)
+				add(obj, decl, value, site)
 			}
 		}
 		for _, d := range f.Decls {
@@ -303,7 +329,7 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 					for _, el := range n.Elts {
 						if kv, ok := el.(*ast.KeyValueExpr); ok {
 							if id, ok := kv.Key.(*ast.Ident); ok {
-								add(g.info.ObjectOf(id), decl, kv.Value)
+								add(g.info.ObjectOf(id), decl, kv.Value, n.Pos())
 							}
 						}
 					}
@@ -316,12 +342,12 @@ func (g *Engine) fieldWrites() (writes map[*types.Var][]fieldWrite, bad map[*typ
 						case len(n.Rhs) == 1 && len(n.Lhs) > 1 && isCall && n.Tok == token.ASSIGN:
 							bad[v] = true
 							if !test {
-								results[v] = append(results[v], fieldWrite{decl: decl, value: call, from: call, res: i})
+								results[v] = append(results[v], fieldWrite{decl: decl, value: call, from: call, res: i, site: n.Pos()})
 							}
 						case len(n.Lhs) != len(n.Rhs) || n.Tok != token.ASSIGN:
 							bad[v], otherBad[v] = true, true
 						default:
-							add(v, decl, n.Rhs[i])
+							add(v, decl, n.Rhs[i], n.Pos())
 						}
 					}
 				case *ast.UnaryExpr:
