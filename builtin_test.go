@@ -43,7 +43,7 @@ func TestBuiltinValid(t *testing.T) {
 	for _, c := range b.Clients {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "go-redis v9,go-redis v8,go-redis v7,go-redis v6,rueidis and valkey-go,rueidiscompat,redigo,radix.v2,radix v3,radix v4" {
+	if strings.Join(names, ",") != "go-redis v9,go-redis v8,go-redis v7,go-redis v6,rueidis and valkey-go,rueidiscompat,valkeycompat,redigo,radix.v2,radix v3,radix v4" {
 		t.Errorf("clients %v", names)
 	}
 }

@@ -15,6 +15,7 @@ import (
 //	                       Dedicated MULTI/EXEC, NewLuaScript(src).Exec
 //	clients/valkeygo       the same with valkey-go
 //	clients/rueidiscompat  rueidiscompat's go-redis shaped adapter
+//	clients/valkeycompat   the same with valkeycompat (kochira)
 //	clients/redigo         Conn.Do and Send, MULTI/EXEC sent on one Conn,
 //	                       redis.NewScript(keyCount, src)
 //	clients/goredisv9rc    go-redis v9's release candidates, at the

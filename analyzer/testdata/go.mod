@@ -18,6 +18,7 @@ require (
 	github.com/redis/rueidis/rueidiscompat v1.0.79
 	github.com/slotlint/slotlint v0.0.0
 	github.com/valkey-io/valkey-go v1.0.79
+	github.com/valkey-io/valkey-go/valkeycompat v1.0.67
 	github.com/valyala/bytebufferpool v1.0.0
 )
 

@@ -11,9 +11,7 @@ import (
 // go-redis's API, on a real server (standalone, where rueidis's builder
 // checks no slots): its commands, transactions and scripts are the wrapped
 // client's. The adapter's Script.Run falls back to
-// EVAL on the wrapper's NOSCRIPT as on a server's. (valkey-go's
-// valkeycompat is not served by the module proxy, so the valkey-go hook
-// has no such test.)
+// EVAL on the wrapper's NOSCRIPT as on a server's.
 func TestCompat(t *testing.T) {
 	ctx := context.Background()
 	c, raw := standalone(t)

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/slotlint/slotlint v0.0.0
 	github.com/valkey-io/valkey-go v1.0.79
+	github.com/valkey-io/valkey-go/valkeycompat v1.0.67
 )
 
 require (

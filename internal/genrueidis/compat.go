@@ -22,18 +22,26 @@ type Compat struct {
 	Types          [][2]string
 }
 
-// Compats are the adapters whose tables are generated. valkey-go's
-// valkeycompat has the same shape; add it here once its module is in
-// analyzer/testdata/go.mod.
+// Compats are the adapters whose tables are generated: rueidis's
+// rueidiscompat and valkey-go's valkeycompat, of the same shape, each at
+// the version analyzer/testdata/go.mod pins.
 var Compats = []Compat{
 	{
 		Name: "rueidiscompat", Path: "github.com/redis/rueidis/rueidiscompat",
 		Like: "go-redis v9", LikePath: "github.com/redis/go-redis/v9",
-		Types: [][2]string{
-			{"Cmdable", "cluster"}, {"CoreCmdable", "cluster"}, {"Compat", "cluster"}, {"CacheCompat", "cluster"},
-			{"Scripter", "cluster"}, {"Tx", "tx"}, {"Pipeliner", "pipeline"}, {"Pipeline", "pipeline"}, {"TxPipeline", "pipeline"},
-		},
+		Types: compatTypes,
 	},
+	{
+		Name: "valkeycompat", Path: "github.com/valkey-io/valkey-go/valkeycompat",
+		Like: "go-redis v9", LikePath: "github.com/redis/go-redis/v9",
+		Types: compatTypes,
+	},
+}
+
+// compatTypes are the adapters' types and their roles.
+var compatTypes = [][2]string{
+	{"Cmdable", "cluster"}, {"CoreCmdable", "cluster"}, {"Compat", "cluster"}, {"CacheCompat", "cluster"},
+	{"Scripter", "cluster"}, {"Tx", "tx"}, {"Pipeliner", "pipeline"}, {"Pipeline", "pipeline"}, {"TxPipeline", "pipeline"},
 }
 
 // A CompatTable is the generated rules of the adapters.

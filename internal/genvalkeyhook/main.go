@@ -22,7 +22,7 @@ import (
 )
 
 // files are the rueidis hook's files the valkey-go hook is made of.
-var files = []string{"hook.go", "hook_test.go"}
+var files = []string{"hook.go", "hook_test.go", "compat_test.go"}
 
 const (
 	srcDir = "clustercheck/rueidishook"
@@ -41,6 +41,8 @@ type rewrite struct {
 // IsValkeyNil, MultiValkeyResultStream in valkey-go), the
 // package qualifier, and the client's name in prose.
 var rewrites = []rewrite{
+	{regexp.MustCompile(`"github\.com/redis/rueidis/rueidiscompat"`), `"github.com/valkey-io/valkey-go/valkeycompat"`},
+	{regexp.MustCompile(`\brueidiscompat\b`), `valkeycompat`},
 	{regexp.MustCompile(`"github\.com/redis/rueidis"`), `"github.com/valkey-io/valkey-go"`},
 	{regexp.MustCompile(`\brueidishook`), `valkeyhook`},
 	{regexp.MustCompile(`\brueidis\.Redis`), `valkey.Valkey`},
