@@ -105,7 +105,10 @@ import (
 //	               the code, its ARGV filled by index; XREADGROUP of
 //	               streams and IDs filled by index into two halves
 //	               (streams.go); an exported field's streams copied into
-//	               the first half, the IDs stored by a closure (argo.go)
+//	               the first half, the IDs stored by a closure (argo.go);
+//	               a helper's keys copied by another helper into the
+//	               []interface{} a raw Do spreads (presence.go,
+//	               service-presence)
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
 //	               redigo's redis.Values over Do("SMEMBERS", ...), and

@@ -77,7 +77,7 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 				continue
 			}
 		}
-		if arg := w.l.elemsOfArg(inner, call, el); !w.spreads && arg != nil {
+		if arg := w.l.elemsOfArg(inner, call, el); arg != nil {
 			// A helper that returns elements of its slice parameter
 			// (a dedup, a filter): those of the slice the call passes.
 			c := w.collection(arg, depth+1)
