@@ -121,7 +121,9 @@ import (
 //	               SCAN pages of the patterns a helper's callers give,
 //	               each deleted in one DEL (bypattern.go); the keys of
 //	               a pattern that another module's caller gives, listed
-//	               by KEYS or SCAN and deleted in one DEL (callerpattern.go)
+//	               by KEYS or SCAN and deleted in one DEL (callerpattern.go);
+//	               a member of a sorted set, read in a range, deleted
+//	               beside the key made from it (receivers.go, streamfleet)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;

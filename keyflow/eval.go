@@ -547,6 +547,11 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 				// for _, k := range keys(): the elements the SSA layer
 				// sees a helper return, each as another turn holds it.
 				ssl, ok := e.g.ssaSlice(e, nil, d.rng)
+				if ok && len(defs) == 1 && listedOnly(ssl) {
+					// for _, m := range members (SMEMBERS, SCAN): one of
+					// the keys the reply lists, another at each turn.
+					return e.varying(v, turnOf(ssl.elems[0].alts, id, v.Name()))
+				}
 				// Keys a listing command replies are the SSA layer's
 				// (valueKeys), by the reply's identity.
 				if !ok || !sliceShaped(ssl) || slices.ContainsFunc(ssl.elems, func(el elem) bool {
@@ -677,6 +682,34 @@ func allSequential(defs []def) bool {
 		}
 	}
 	return true
+}
+
+// listedOnly reports whether a slice is one element that stands for the
+// keys a listing command replies, and nothing else.
+func listedOnly(s slice) bool {
+	return !s.open && len(s.elems) == 1 && len(s.elems[0].alts) > 0 &&
+		!slices.ContainsFunc(s.elems[0].alts, func(v Value) bool { return !Listed(v.Key) })
+}
+
+// turnOf returns the keys a listing command replies as a range variable
+// (its identity id, its name) holds them: the reply's unknowns are named
+// after the variable too, so that another turn of the loop sees another
+// key (varyIDs).
+func turnOf(alts []Value, id, name string) []Value {
+	out := make([]Value, len(alts))
+	for i, a := range alts {
+		parts := slices.Clone(a.Key.Parts)
+		for j, p := range parts {
+			if p.Unknown && strings.HasPrefix(p.ID, "reply@") {
+				parts[j].ID = p.ID + "/" + id
+				if strings.HasSuffix(p.Name, " reply") {
+					parts[j].Name = name // not a pattern's "*"
+				}
+			}
+		}
+		out[i] = Value{keyspace.Key{Parts: parts, Choices: a.Key.Choices}, a.Pos}
+	}
+	return out
 }
 
 // varying records that the unknowns of a variable set inside a loop may hold
