@@ -63,14 +63,24 @@ type gobFact struct {
 	Fact     analysis.Fact
 }
 
-var registerOnce sync.Map // fact type -> true
+var (
+	registerMu sync.Mutex
+	registered = map[reflect.Type]bool{}
+)
 
-// register tells gob the analyzers' fact types.
+// register tells gob the analyzers' fact types. It returns only once every
+// type is registered: packages encode their facts concurrently, and one
+// that went on while another was still registering a type would fail with
+// "gob: type not registered for interface" (seen on libi/dcron's
+// dependencies).
 func register(analyzers []*analysis.Analyzer) {
+	registerMu.Lock()
+	defer registerMu.Unlock()
 	for _, a := range analyzers {
 		for _, f := range a.FactTypes {
-			if _, loaded := registerOnce.LoadOrStore(reflect.TypeOf(f), true); !loaded {
+			if t := reflect.TypeOf(f); !registered[t] {
 				gob.Register(f)
+				registered[t] = true
 			}
 		}
 	}
