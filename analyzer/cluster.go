@@ -130,12 +130,14 @@ func (c *checker) nodeParams() {
 		})
 	}
 	// for _, shard := range c.shards(ctx, client): each of the clients a
-	// function of the package collects from a cluster's masters.
+	// function of the package collects from a cluster's masters; for _,
+	// node := range c.Nodes(): each client of a library's method that
+	// returns one for each node (rules.yaml's node-clients).
 	lists := c.nodeLists()
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if r, ok := n.(*ast.RangeStmt); ok && r.Value != nil {
-				if call, isCall := ast.Unparen(r.X).(*ast.CallExpr); isCall && lists[typeutil.StaticCallee(c.pass.TypesInfo, call)] {
+				if call, isCall := ast.Unparen(r.X).(*ast.CallExpr); isCall && (lists[typeutil.StaticCallee(c.pass.TypesInfo, call)] || c.flow.NodeClientsCall(call)) {
 					if id, ok := r.Value.(*ast.Ident); ok {
 						if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok {
 							c.callbackParams[v] = true
@@ -339,8 +341,16 @@ func keyspaceVerb(cmd *ruleset.Command) string {
 // walkMasters says how to reach every master with the client that the
 // callee belongs to.
 func walkMasters(callee *types.Func) string {
-	if callee != nil && callee.Pkg() != nil && (strings.Contains(callee.Pkg().Path(), "rueidis") || strings.Contains(callee.Pkg().Path(), "valkey")) {
+	path := ""
+	if callee != nil && callee.Pkg() != nil {
+		path = callee.Pkg().Path()
+	}
+	switch {
+	case strings.Contains(path, "rueidis") || strings.Contains(path, "valkey"):
 		return "send it to every master with the per-node clients of Nodes(), or keep the keys you list in a set under one hashtag"
+	case strings.Contains(path, "redigo") || strings.Contains(path, "radix"):
+		// These clients have no call that reaches every master.
+		return "send it on a connection to each master, or keep the keys you list in a set under one hashtag"
 	}
 	return "run it on every master with ForEachMaster on the *redis.ClusterClient, or keep the keys you list in a set under one hashtag"
 }

@@ -40,7 +40,9 @@ import (
 //	               exported fields its users set, read apart by one
 //	               script (ackqueue.go, redis-queue); a lock's owner and
 //	               count keys, set together in the literals of two
-//	               constructors (lockkeys.go, lynx-redis-lock)
+//	               constructors (lockkeys.go, lynx-redis-lock); pairs
+//	               of a function-local struct built from one base, merged
+//	               in one MULTI/EXEC (localpairs.go, home_server)
 //	  luaembed     Lua from //go:embed strings, []byte, embed.FS, maps, and
 //	               from the exported variables of another package, run
 //	               through a project's interface implemented elsewhere;
@@ -123,7 +125,9 @@ import (
 //	               a pattern that another module's caller gives, listed
 //	               by KEYS or SCAN and deleted in one DEL (callerpattern.go);
 //	               a member of a sorted set, read in a range, deleted
-//	               beside the key made from it (receivers.go, streamfleet)
+//	               beside the key made from it (receivers.go, streamfleet);
+//	               the page of redigo's raw SCAN reply, res[1] of
+//	               redis.Values, deleted in one DEL (redigoscan.go, cacher)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;

@@ -165,7 +165,7 @@ var registry = []Check{
 	{
 		Name: KeyspaceWide, Family: FamilyCluster, Severity: SeverityError,
 		Doc:         "a keyspace-wide command (KEYS, SCAN, RANDOMKEY) on a client that may be a cluster, where it reaches one node",
-		Description: "A command that reads or changes the whole keyspace (KEYS, SCAN and its iterators, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL: keyspace-wide: true in rules.yaml's commands, from Redis's command tips) is sent on a client that may talk to a Redis Cluster, or called with redis.call inside a Lua script that such a client runs. The client sends it to one node, so it sees or changes that node's keys only, with no error. Walk every master (go-redis ForEachMaster, or the per-node clients of rueidis' Nodes()), or keep the keys you need to list in a set under one hashtag.",
+		Description: "A command that reads or changes the whole keyspace (KEYS, SCAN and its iterators, RANDOMKEY, DBSIZE, FLUSHDB, FLUSHALL: keyspace-wide: true in rules.yaml's commands, from Redis's command tips) is sent on a client that may talk to a Redis Cluster, or called with redis.call inside a Lua script that such a client runs. The client sends it to one node, so it sees or changes that node's keys only, with no error. Walk every master (go-redis ForEachMaster, the per-node clients of rueidis' Nodes(), or with redigo and radix a connection to each master), or keep the keys you need to list in a set under one hashtag.",
 		Anchor:      KeyspaceWide,
 	},
 	{

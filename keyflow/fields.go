@@ -93,8 +93,9 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 				return nil
 			}
 		}
+		local := g.localStruct(v, writes)
 		for _, a := range alts {
-			k, ok := fieldKey(g.paramsAsFields(v, w.decl, a.Key), name)
+			k, ok := fieldKey(g.paramsAsFields(v, w.decl, a.Key), name, local)
 			if !ok {
 				return nil
 			}
@@ -215,12 +216,16 @@ func (g *Engine) fieldOwner(v *types.Var) *types.Struct {
 // fieldKey turns a value of a writer into a field's key: the writer's
 // parameters and its other values with an identity become unknowns of the
 // object; its receiver's fields fields of the object; a value of no
-// identity stays one.
-func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
+// identity stays one. The field of a struct type declared in a function
+// (local) is written and read in that function only: the writer's
+// parameters and its receiver's fields are those the reader sees, one
+// value for every object of one call, and keep their identities.
+func fieldKey(k keyspace.Key, writer string, local bool) (keyspace.Key, bool) {
 	var out keyspace.Key
 	for i, p := range k.Parts {
 		if p.Unknown {
 			switch {
+			case local && (p.ID == "$recv" || strings.HasPrefix(p.ID, "$recv.") || isParamID(p.ID)):
 			case strings.HasPrefix(p.ID, "$recv."):
 				p.ID = objMark + strings.TrimPrefix(p.ID, "$recv")
 			case isParamID(p.ID):
@@ -245,6 +250,24 @@ func fieldKey(k keyspace.Key, writer string) (keyspace.Key, bool) {
 		out = out.Choosing(c)
 	}
 	return out, len(out.Parts) > 0
+}
+
+// localStruct reports whether field v belongs to a struct type declared
+// inside the one function that makes every write of it.
+func (g *Engine) localStruct(v *types.Var, writes []fieldWrite) bool {
+	if v.Pkg() != g.pkg {
+		return false
+	}
+	s := g.pkg.Scope().Innermost(v.Pos())
+	if s == nil || s == g.pkg.Scope() || s.Parent() == g.pkg.Scope() {
+		return false
+	}
+	for _, w := range writes {
+		if w.decl == nil || v.Pos() < w.decl.Pos() || v.Pos() >= w.decl.End() {
+			return false
+		}
+	}
+	return true
 }
 
 // writerEval returns the evaluator of a function that writes a field; the

@@ -3,6 +3,7 @@ package keyflow
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -81,6 +82,12 @@ func (g *Engine) noteCall(c *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
+	g.called[qualifiedName(fn.Pkg().Path(), recvName(fn))] = true
+}
+
+// recvName names a function as rules.yaml does: "Recv.Name" for a method,
+// "Name" for a function.
+func recvName(fn *types.Func) string {
 	name := fn.Name()
 	if recv := fn.Signature().Recv(); recv != nil {
 		t := recv.Type()
@@ -91,9 +98,24 @@ func (g *Engine) noteCall(c *ast.CallExpr) {
 			name = n.Obj().Name() + "." + name
 		}
 	}
-	g.called[qualifiedName(fn.Pkg().Path(), name)] = true
+	return name
 }
 
 func qualifiedName(pkg, name string) string {
 	return pkg + "." + name
+}
+
+// NodeClientsCall reports whether call is a client library's method that
+// returns a client of each node of a cluster (rules.yaml's node-clients:
+// rueidis's Client.Nodes).
+func (g *Engine) NodeClientsCall(call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	client := g.rules.ClientOf(fn.Pkg().Path())
+	if client == nil || len(client.NodeClients) == 0 {
+		return false
+	}
+	return slices.Contains(client.NodeClients, recvName(fn))
 }

@@ -1497,23 +1497,83 @@ func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
 	return l.patternKeys(call)
 }
 
+// scanPage returns the raw SCAN call whose page of keys v is. redigo's
+// reply of SCAN is a cursor and a page, read as res[0] and res[1] of
+// res, err := redis.Values(conn.Do("SCAN", cursor, "MATCH", pattern)).
+func (l *ssaLayer) scanPage(v ssa.Value) *ssa.Call {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	ia, ok := load.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	if i, ok := ia.Index.(*ssa.Const); !ok || i.Value == nil || i.Int64() != 1 {
+		return nil
+	}
+	res, ok := ia.X.(*ssa.Extract)
+	if !ok || res.Index != 0 {
+		return nil
+	}
+	conv, ok := res.Tuple.(*ssa.Call)
+	if !ok || !l.replyHelper(conv) {
+		return nil
+	}
+	r, ok := conv.Call.Args[0].(*ssa.Extract)
+	if !ok || r.Index != 0 {
+		return nil
+	}
+	if c, ok := r.Tuple.(*ssa.Call); ok && l.rawCommand(c) == "SCAN" {
+		return c
+	}
+	return nil
+}
+
+// rawCommand returns the name, in upper case, of the command a raw call
+// such as redigo's conn.Do("SCAN", ...) sends; "" for any other call.
+func (l *ssaLayer) rawCommand(c *ssa.Call) string {
+	x, ok := l.exprOf(c).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	_, m := l.g.Resolve(x)
+	if m == nil || m.Kind != ruleset.KindRaw {
+		return ""
+	}
+	r, ok := l.g.rawArgs(x, m)
+	if !ok {
+		return ""
+	}
+	return strings.ToUpper(r.argv[0])
+}
+
 // listCall returns the command call whose reply v is, by its Result's
 // first value, its Val, or the Val of its iterator; nil for any other v.
 func (l *ssaLayer) listCall(v ssa.Value) *ssa.Call {
 	var cmd ssa.Value
 	switch x := v.(type) {
+	case *ssa.TypeAssert:
+		return l.scanPage(x.X) // res[1].([]interface{})
 	case *ssa.Extract:
+		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok && x.Index == 0 {
+			return l.scanPage(ta.X) // page, ok := res[1].([]interface{})
+		}
 		call, ok := x.Tuple.(*ssa.Call)
 		if !ok || x.Index != 0 {
 			return nil
 		}
 		if l.replyHelper(call) {
-			// redigo's redis.Values(conn.Do("SMEMBERS", k)): the reply of Do.
+			// redigo's redis.Values(conn.Do("SMEMBERS", k)): the reply of
+			// Do; that of SCAN is a cursor and a page.
 			if r, ok := call.Call.Args[0].(*ssa.Extract); ok && r.Index == 0 {
 				c, _ := r.Tuple.(*ssa.Call)
+				if c != nil && l.rawCommand(c) == "SCAN" {
+					return nil
+				}
 				return c
 			}
-			return nil
+			return l.scanPage(call.Call.Args[0]) // redis.Strings(res[1], nil)
 		}
 		if sent := l.convertedReply(call); sent != nil {
 			// rueidis's c.Do(ctx, cmd).AsStrSlice(), .AsScanEntry()
@@ -1748,6 +1808,26 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 				}
 				return x, &named, pats, true
 			}
+		}
+		// conn.Do("SCAN", cursor, "MATCH", pattern): the keys the pattern
+		// matches; every key without MATCH.
+		if ok && strings.EqualFold(r.argv[0], "SCAN") && !r.open {
+			ev := l.evaluator(nil, call.Parent())
+			if ev == nil {
+				return nil, nil, nil, false
+			}
+			named := *m
+			named.Command = "SCAN"
+			var pats []Value
+			for i := 2; i+1 < len(r.args); i++ {
+				if strings.EqualFold(r.argv[i], "MATCH") {
+					pats = slices.Clone(ev.keys(r.args[i+1]))
+					for j := range pats {
+						pats[j].Pos = r.args[i+1].Pos()
+					}
+				}
+			}
+			return x, &named, pats, true
 		}
 		// conn.Do(command, key, ...) with command a parameter that every
 		// caller fills with such a command (ZRANGE, ZREVRANGE).

@@ -67,7 +67,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls"}
+	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls", "node-clients"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys", "value"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
@@ -640,6 +640,9 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 		if ue, ok := f["cluster-urls"]; ok {
 			c.ClusterURLs = l.names(ue.val, "cluster-urls of "+what, typeNameRE, "a function such as ParseClusterURL")
 		}
+		if ne, ok := f["node-clients"]; ok {
+			c.NodeClients = l.names(ne.val, "node-clients of "+what, methodNameRE, "a method such as Client.Nodes")
+		}
 		if me, ok := f["methods"]; ok {
 			for _, me := range l.mapping(me.val, "the methods of "+what, "method names to method rules") {
 				mname := me.key.Value
@@ -1153,7 +1156,7 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs)}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs), NodeClients: slices.Clone(c.NodeClients)}
 		if c.Options != nil {
 			n.Options = maps.Clone(c.Options)
 		}
@@ -1183,6 +1186,9 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		}
 		if len(oc.ClusterURLs) > 0 {
 			c.ClusterURLs = slices.Clone(oc.ClusterURLs)
+		}
+		if len(oc.NodeClients) > 0 {
+			c.NodeClients = slices.Clone(oc.NodeClients)
 		}
 		for k, v := range oc.Options {
 			if c.Options == nil {

@@ -608,8 +608,9 @@ func TestSplitWith(t *testing.T) {
 }
 
 // options and cluster-urls say which option structs and URL functions make
-// a client that drops its database, kept through a merge and laid over by
-// an override; a missing or bad field is an error at its place.
+// a client that drops its database, and node-clients which methods return
+// a client of each node, kept through a merge and laid over by an
+// override; a missing or bad field is an error at its place.
 func TestClientOptions(t *testing.T) {
 	base, err := ParseRules("base.yaml", []byte(`version: 1
 clients:
@@ -617,11 +618,15 @@ clients:
     packages: [example.com/lib]
     options: {Opts: {db: DB, addrs: Addrs, cluster: Cluster, sentinel: Master, constructor: New}}
     cluster-urls: [ParseURL]
+    node-clients: [Client.Nodes]
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := base.ClientOf("example.com/lib")
+	if !reflect.DeepEqual(c.NodeClients, []string{"Client.Nodes"}) {
+		t.Errorf("NodeClients = %q", c.NodeClients)
+	}
 	if got, want := c.Options["Opts"], (&Options{DB: "DB", Addrs: "Addrs", Cluster: "Cluster", Sentinel: "Master", Constructor: "New"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("Options = %+v, want %+v", got, want)
 	}
@@ -637,8 +642,8 @@ clients:
 		t.Fatal(err)
 	}
 	m := base.Merge(over).ClientOf("example.com/lib")
-	if len(m.Options) != 2 || m.Options["Opts"] == nil || m.Options["Other"].DB != "Index" || !reflect.DeepEqual(m.ClusterURLs, []string{"ParseURL"}) {
-		t.Errorf("merged = %+v %q", m.Options, m.ClusterURLs)
+	if len(m.Options) != 2 || m.Options["Opts"] == nil || m.Options["Other"].DB != "Index" || !reflect.DeepEqual(m.ClusterURLs, []string{"ParseURL"}) || !reflect.DeepEqual(m.NodeClients, []string{"Client.Nodes"}) {
+		t.Errorf("merged = %+v %q %q", m.Options, m.ClusterURLs, m.NodeClients)
 	}
 	if len(c.Options) != 1 {
 		t.Errorf("the merge changed the base: %+v", c.Options)
@@ -649,12 +654,14 @@ clients:
     packages: [example.com/lib]
     options: {Opts: {db: DB, addr: Addrs}}
     cluster-urls: ["a b"]
+    node-clients: [Nodes()]
 `))
 	for _, want := range []string{
 		`bad.yaml:5:30: unknown field "addr" in option struct "Opts" of client "lib"; expected one of db, addrs, cluster, sentinel, constructor`,
 		`bad.yaml:5:15: option struct "Opts" of client "lib" has no addrs; give the name of its field or function`,
 		`bad.yaml:5:15: option struct "Opts" of client "lib" has no constructor; give the name of its field or function`,
 		`bad.yaml:6:20: cluster-urls of client "lib" names "a b", not a function such as ParseClusterURL`,
+		`bad.yaml:7:20: node-clients of client "lib" names "Nodes()", not a method such as Client.Nodes`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("bad options: %v\nwant %s", err, want)

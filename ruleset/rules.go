@@ -138,6 +138,10 @@ type Client struct {
 	// a cluster client's options ("ParseClusterURL"): the database that
 	// the URL's path names is dropped.
 	ClusterURLs []string
+	// NodeClients are the library's methods that return a client of each
+	// node of a cluster ("Client.Nodes"): a command sent on one of those
+	// reaches its node, as a keyspace-wide command must be sent to each.
+	NodeClients []string
 }
 
 // Options are the fields of a client's option struct that decide what

@@ -29,6 +29,10 @@ type Library struct {
 	// Former are rules of methods that earlier versions of the library
 	// declared on another type; the version generated from must not.
 	Former [][2]string
+	// NodeClients are the methods that return a client of each node of a
+	// cluster (rules.yaml's node-clients). Each must be declared in the
+	// library.
+	NodeClients []string
 }
 
 // builderTypes are the roles of the types of rueidis and valkey-go: every
@@ -68,11 +72,15 @@ var builderFormer = [][2]string{
 	{"CoreClient.DoMulti", `{kind: send, args: "1..."}`},
 }
 
+// builderNodeClients: Client.Nodes returns a client of each node, by
+// address (TestNodesReachEachMaster of the rueidis and valkey-go hooks).
+var builderNodeClients = []string{"Client.Nodes"}
+
 // Libraries are the libraries whose tables are generated, in the order of
 // rules.yaml.
 var Libraries = []Library{
-	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed, builderFormer},
-	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed, builderFormer},
+	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed, builderFormer, builderNodeClients},
+	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed, builderFormer, builderNodeClients},
 }
 
 // A Builder is what a library's command builder says: the command each
@@ -406,6 +414,11 @@ func Generate(lib Library, b *Builder, cmds *ruleset.Rules) (*Table, error) {
 		}
 		t.Lines = append(t.Lines, f[0]+": "+f[1])
 	}
+	for _, f := range lib.NodeClients {
+		if !b.funcs[f] {
+			return nil, fmt.Errorf("%s: %s is not declared in the library; fix the node clients of genrueidis", lib.Module, f)
+		}
+	}
 	for _, f := range lib.Former {
 		if b.funcs[f[0]] {
 			return nil, fmt.Errorf("%s: %s is declared in the library; move it to the fixed rules of genrueidis", lib.Module, f[0])
@@ -514,6 +527,9 @@ func Format(tables []*Table, compat *CompatTable) string {
 			roles = append(roles, tr[0]+": "+tr[1])
 		}
 		fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
+		if len(t.Library.NodeClients) > 0 {
+			fmt.Fprintf(&b, "    node-clients: [%s]\n", strings.Join(t.Library.NodeClients, ", "))
+		}
 		gensection.WrapComment(&b, "    ", "Do and DoMulti send what a builder chain built; Builder.X starts the chain of a command, and the chain methods listed take its keys. The builder is generated from Redis's command JSON, and its key methods are those of the arguments of type key.")
 		b.WriteString("    methods:\n")
 		for _, l := range t.Lines {

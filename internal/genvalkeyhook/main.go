@@ -22,7 +22,7 @@ import (
 )
 
 // files are the rueidis hook's files the valkey-go hook is made of.
-var files = []string{"hook.go", "hook_test.go", "compat_test.go"}
+var files = []string{"hook.go", "hook_test.go", "compat_test.go", "nodes_test.go"}
 
 const (
 	srcDir = "clustercheck/rueidishook"

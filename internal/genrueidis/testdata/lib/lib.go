@@ -9,6 +9,7 @@ type CommandClient interface {
 type Client interface {
 	CommandClient
 	DoCache()
+	Nodes() map[string]Client
 }
 
 type Lua struct{}
