@@ -184,7 +184,7 @@ func oneAtEachCall(ds []diag) []diag {
 // Keys that provably differ (cross-slot) are reported whatever they are
 // built from.
 func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []keyflow.Value) {
-	groups = dropPlaceholders(groups)
+	groups = keyflow.WithoutPlaceholders(groups)
 	if len(groups) < 2 {
 		return keyspace.Colocation{Verdict: keyspace.Same}, nil
 	}
@@ -284,16 +284,6 @@ func shaped(groups []keyflow.Group) bool {
 		}
 	}
 	return false
-}
-
-// dropPlaceholders leaves out of each group the empty strings that stand
-// beside other values.
-func dropPlaceholders(groups []keyflow.Group) []keyflow.Group {
-	out := make([]keyflow.Group, len(groups))
-	for i, g := range groups {
-		out[i] = g.WithoutPlaceholders()
-	}
-	return out
 }
 
 // reason is the colocation's reason, worded for two keys that look the same

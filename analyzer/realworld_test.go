@@ -132,7 +132,18 @@ import (
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;
 //	               a store's prefix joined to each id in methods called
-//	               only through another package's interface
+//	               only through another package's interface; a configured
+//	               prefix before one hashtag in both keys of a DEL
+//	               (pendingqueue.go, llm-kakao-bots)
+//	  joinedlua    Lua joined with strings.Join from //go:embed parts, run
+//	               by a generic cache type's methods with keys of a helper
+//	               given one key or many (zitadel)
+//	  zerowrap     a wrapper package shaped like go-zero's: a TxPipeline
+//	               that returns the pipeline with an error, a SMEMBERS
+//	               whose reply its callers delete, a NewScript of its
+//	               parameter and a ScriptRunCtx (whimer, FUZOJ)
+//	  placeholders an empty key a branch leaves unset, beside the keys a
+//	               helper's MULTI/EXEC queues (ratelimit.go, vibes-backend)
 //	  chankeys     keys sent in structs over a channel to a batcher
 //	  fieldwriters a field set from a parameter and to literals, read
 //	               twice: one object's one value

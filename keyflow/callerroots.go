@@ -879,7 +879,7 @@ func sameFunc(v ssa.Value, fn *ssa.Function) bool {
 // to the call's arguments (copyMap(c.streams) returns its argument's
 // elements).
 func (r *rooter) returned(call *ssa.Call, i int, depth int) bool {
-	fn := callee(call)
+	fn := calleeOf(call)
 	if fn == nil || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) {
 		return false
 	}
@@ -1067,7 +1067,7 @@ func isCollection(t types.Type) bool {
 // collection is passed to stores into it is rooted, its parameters bound
 // to the call's arguments (read(ids, buf) filling buf[i] from ids).
 func (r *rooter) filledBy(call *ssa.Call, v ssa.Value, depth int) bool {
-	fn := callee(call)
+	fn := calleeOf(call)
 	j := slices.Index(call.Call.Args, v)
 	if fn == nil || j < 0 || len(fn.Blocks) == 0 || fn.Pkg == nil || fn.Pkg.Pkg != r.l.g.pkg || len(fn.Params) != len(call.Call.Args) || depth > 32 {
 		return false
@@ -1080,10 +1080,10 @@ func (r *rooter) filledBy(call *ssa.Call, v ssa.Value, depth int) bool {
 	return true
 }
 
-// callee returns the function a call calls, the generic function itself
+// calleeOf returns the function a call calls, the generic function itself
 // for an instance of one (copyMap[string, string]), whose body is a
 // wrapper that calls it.
-func callee(call *ssa.Call) *ssa.Function {
+func calleeOf(call *ssa.Call) *ssa.Function {
 	fn := call.Call.StaticCallee()
 	if fn != nil && fn.Origin() != nil {
 		return fn.Origin()

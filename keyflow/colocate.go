@@ -29,6 +29,16 @@ func (g Group) WithoutPlaceholders() Group {
 	return keep
 }
 
+// WithoutPlaceholders leaves out of each group the empty strings that
+// stand beside other values.
+func WithoutPlaceholders(groups []Group) []Group {
+	out := make([]Group, len(groups))
+	for i, g := range groups {
+		out[i] = g.WithoutPlaceholders()
+	}
+	return out
+}
+
 // maxCombos bounds the combinations of alternatives that Colocate tries.
 const maxCombos = 64
 

@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc), new(KeyJoin), new(KeyFormat)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc), new(KeyJoin), new(KeyFormat), new(KeyReply)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -372,8 +372,9 @@ func (g *Engine) fitting(fn *types.Func, m *ruleset.Method) (*types.Func, *rules
 
 // namedOf returns the named type of t or of what t points to.
 func namedOf(t types.Type) *types.Named {
+	t = types.Unalias(t)
 	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
+		t = types.Unalias(p.Elem())
 	}
 	n, _ := t.(*types.Named)
 	return n

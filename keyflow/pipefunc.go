@@ -34,12 +34,17 @@ import (
 
 // PipeFunc is the fact that a function makes a pipeline (Kind
 // tx-pipeline or pipeline), runs the function it is given as parameter Fn
-// on one (Kind tx-pipelined or pipelined), or in a Watch of the keys its
-// parameters Keys give (Kind watch; selectors as in rules.yaml).
+// on one (Kind tx-pipelined or pipelined), in a Watch of the keys its
+// parameters Keys give (Kind watch; selectors as in rules.yaml), or makes
+// a script of its parameter's source (Kind new-script).
 type PipeFunc struct {
 	Kind string
 	Fn   int
 	Keys []string
+	// Script is 1 + the parameter that holds the source of the script a
+	// function makes (Kind new-script): go-zero's NewScript(script string)
+	// returns red.NewScript(script).
+	Script int
 }
 
 func (*PipeFunc) AFact() {}
@@ -48,6 +53,9 @@ func (f *PipeFunc) String() string {
 	s := "pipeFunc(" + f.Kind
 	if f.Fn >= 0 {
 		s += " $" + strconv.Itoa(f.Fn)
+	}
+	if f.Script > 0 {
+		s += " script $" + strconv.Itoa(f.Script-1)
 	}
 	for _, k := range f.Keys {
 		s += " " + k
@@ -78,6 +86,9 @@ func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
 	if f.Fn >= 0 {
 		m.Fn = f.Fn
 	}
+	if f.Script > 0 {
+		m.Script = f.Script - 1
+	}
 	for _, text := range f.Keys {
 		sel, err := ruleset.ParseSelector(text)
 		if err != nil {
@@ -94,9 +105,12 @@ func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
 // takes one first.
 func (g *Engine) mayBePipeFunc(fn *types.Func) bool {
 	sig := fn.Signature()
-	if sig.Results().Len() == 1 {
+	if n := sig.Results().Len(); n == 1 || n == 2 && isErrorType(sig.Results().At(1).Type()) {
 		if held, _ := g.mayHoldPipeline(sig.Results().At(0).Type()); held {
 			return true
+		}
+		if n := namedOf(sig.Results().At(0).Type()); n != nil && g.IsClientPackage(n.Obj().Pkg()) {
+			return true // a client's script
 		}
 	}
 	for i := range sig.Params().Len() {
@@ -126,14 +140,11 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 	if decl.Body == nil || !g.mayBePipeFunc(fn) {
 		return PipeFunc{}
 	}
-	if len(decl.Body.List) == 1 {
-		if ret, ok := decl.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
-			if call, ok := ast.Unparen(ret.Results[0]).(*ast.CallExpr); ok {
-				if k := g.madePipeline(call); k != "" {
-					return PipeFunc{Kind: string(k), Fn: -1}
-				}
-			}
-		}
+	if k := g.returnsPipeline(decl); k != "" {
+		return PipeFunc{Kind: string(k), Fn: -1}
+	}
+	if i, ok := g.madeScriptParam(fn, decl); ok {
+		return PipeFunc{Kind: string(ruleset.KindNewScript), Fn: -1, Script: i + 1}
 	}
 	params := map[*types.Var]int{}
 	for i := range fn.Signature().Params().Len() {
@@ -210,6 +221,77 @@ func (g *Engine) pipeFuncOf(fn *types.Func, decl *ast.FuncDecl) PipeFunc {
 	return found
 }
 
+// returnsPipeline returns the kind of the pipeline that a function makes
+// and returns, or "": each of its return statements returns a pipeline
+// that a call there makes, or nil with an error, as go-zero's
+//
+//	func (s *Redis) TxPipeline() (pipe Pipeliner, err error) {
+//		conn, err := getRedis(s)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return conn.TxPipeline(), nil
+//	}
+func (g *Engine) returnsPipeline(decl *ast.FuncDecl) ruleset.MethodKind {
+	var kind ruleset.MethodKind
+	ok := true
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				ok = false
+				return false
+			}
+			first := ast.Unparen(n.Results[0])
+			if id, isID := first.(*ast.Ident); isID && g.info.Uses[id] == types.Universe.Lookup("nil") {
+				return false
+			}
+			call, isCall := first.(*ast.CallExpr)
+			k := ruleset.MethodKind("")
+			if isCall {
+				k = g.madePipeline(call)
+			}
+			if k == "" || kind != "" && k != kind {
+				ok = false
+				return false
+			}
+			kind = k
+		}
+		return true
+	})
+	if !ok {
+		return ""
+	}
+	return kind
+}
+
+// madeScriptParam reports which parameter of fn holds the source of the
+// script it makes, when its body is one return of a client's NewScript of
+// that parameter.
+func (g *Engine) madeScriptParam(fn *types.Func, decl *ast.FuncDecl) (int, bool) {
+	call, ok := oneReturn(decl).(*ast.CallExpr)
+	if !ok {
+		return 0, false
+	}
+	_, m := g.Resolve(call)
+	if m == nil || m.Kind != ruleset.KindNewScript || m.Script < 0 || m.Script >= len(call.Args) {
+		return 0, false
+	}
+	id, ok := ast.Unparen(call.Args[m.Script]).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if g.info.Uses[id] == params.At(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // madePipeline returns the kind of the pipeline a call makes
 // (tx-pipeline or pipeline), or "".
 func (g *Engine) madePipeline(call *ast.CallExpr) ruleset.MethodKind {
@@ -270,10 +352,18 @@ func (g *Engine) exportPipeFuncs() {
 			if m.Fn >= 0 {
 				f.Fn = m.Fn
 			}
+			if m.Kind == ruleset.KindNewScript {
+				f.Script = m.Script + 1
+			}
 			for _, k := range m.Keys {
 				f.Keys = append(f.Keys, k.Text)
 			}
 			g.facts.ExportObjectFact(fn, f)
 		}
 	}
+}
+
+// isErrorType reports whether t is the error interface.
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

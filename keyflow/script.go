@@ -111,6 +111,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if src, ok := g.bufferScript(e, x, name); ok {
 			return src, true
 		}
+		// strings.Join([]string{utilLua, setLua}, "\n")
+		if src, ok := g.joinedScript(e, x, name); ok {
+			return src, true
+		}
 		// redis.NewScript(src), rdb.ScriptLoad(ctx, src).Result() and .Val().
 		if _, m := g.Resolve(x); m != nil && (m.Kind == ruleset.KindNewScript || m.Kind == ruleset.KindScriptLoad) {
 			switch {
@@ -195,6 +199,37 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		}
 	}
 	return ScriptRef{}, false
+}
+
+// joinedScript returns the script that strings.Join makes of a slice
+// literal of parts, each constant or a script source the package holds,
+// and a constant separator: zitadel's cache joins //go:embed components
+// so, strings.Join([]string{selectComponent, utilComponent, setScript},
+// "\n").
+func (g *Engine) joinedScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
+	if f, _ := typeutil.Callee(g.info, call).(*types.Func); f == nil || f.FullName() != "strings.Join" || len(call.Args) != 2 {
+		return ScriptRef{}, false
+	}
+	sep := g.info.Types[call.Args[1]].Value
+	if sep == nil || sep.Kind() != constant.String {
+		return ScriptRef{}, false
+	}
+	lit, _ := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
+	if lit == nil {
+		return ScriptRef{}, false
+	}
+	parts := make([]string, len(lit.Elts))
+	for i, el := range lit.Elts {
+		if _, keyed := el.(*ast.KeyValueExpr); keyed {
+			return ScriptRef{}, false
+		}
+		ref, ok := g.scriptOf(e, el, name)
+		if !ok {
+			return ScriptRef{}, false
+		}
+		parts[i] = ref.Src
+	}
+	return ScriptRef{Name: name, Src: strings.Join(parts, constant.StringVal(sep)), Pos: call.Pos()}, true
 }
 
 // addends returns the operands of a chain of string concatenations,

@@ -1052,7 +1052,11 @@ func (g *Engine) verdict(s *Func, site *Site) {
 	}
 	site.Carried = true
 	w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone}
-	for _, k := range site.Chosen {
+	// The keys of the worst combination but for placeholders, an empty
+	// string beside a key's other values (limitedKey := "" that a branch
+	// sets): a caller would read one carried alone as a key of its own.
+	_, chosen := Colocate(WithoutPlaceholders(groups))
+	for _, k := range chosen {
 		w.Keys = append(w.Keys, k.Key)
 	}
 	s.Carried = append(s.Carried, w)
@@ -1075,6 +1079,17 @@ func (g *Engine) assignments(body *ast.BlockStmt) map[*ast.CallExpr]*types.Var {
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
+			if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+				// pipe, err := s.TxPipeline(), a function that returns
+				// the pipeline with an error.
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok {
+					if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
+						if v, ok := g.info.ObjectOf(id).(*types.Var); ok {
+							out[call] = v
+						}
+					}
+				}
+			}
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, r := range n.Rhs {
 					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {

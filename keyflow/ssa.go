@@ -1094,14 +1094,16 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 		return coll{open: true}
 	}
 	if !appendMethod(&common) {
+		// A generic map function first: its body, read over its type
+		// parameters, only calls the function it is given.
+		if c, ok := w.mapped(v); ok {
+			return c
+		}
 		if c, ok := w.returned(v, 0, depth); ok {
 			if storedInto(v) {
 				// keys := helper(); keys[0] = other: not what it returned.
 				return coll{open: true}
 			}
-			return c
-		}
-		if c, ok := w.mapped(v); ok {
 			return c
 		}
 		return coll{open: true}
@@ -1492,7 +1494,7 @@ func (l *ssaLayer) mapEntry(e *evaluator, v ssa.Value) ([]Value, *evaluator, boo
 func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
 	call := l.listCall(v)
 	if call == nil {
-		return nil, false
+		return l.importedReply(v)
 	}
 	return l.patternKeys(call)
 }
@@ -1697,7 +1699,7 @@ func (l *ssaLayer) replyHelper(c *ssa.Call) bool {
 		return false
 	}
 	_, isIface := params.At(0).Type().Underlying().(*types.Interface)
-	return isIface && types.Identical(params.At(1).Type(), types.Universe.Lookup("error").Type())
+	return isIface && isErrorType(params.At(1).Type())
 }
 
 // methodName returns the name of the method a call calls, or "".

@@ -29,7 +29,7 @@ const maxCallDepth = 4
 // the callee is not a function of the package with a body, or the walk is
 // too deep or already in it.
 func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
-	callee := call.Call.StaticCallee()
+	callee := calleeOf(call) // the generic function of an instance
 	l := w.l
 	if callee == nil || callee.Blocks == nil || callee.Parent() != nil || callee.Pkg == nil || callee.Pkg.Pkg != l.g.pkg {
 		return coll{}, false
@@ -87,6 +87,10 @@ func (w *walker) returned(call *ssa.Call, idx, depth int) (coll, bool) {
 			out.elems = append(out.elems, c.elems...)
 			continue
 		}
+		if els, ok := w.l.variadicElems(caller, inner, x, el); ok {
+			out.elems = append(out.elems, els...)
+			continue
+		}
 		ne, ok := w.l.callerElem(caller, inner, x, el)
 		if !ok {
 			return coll{open: true}, true
@@ -120,6 +124,38 @@ func (l *ssaLayer) elemsOfArg(inner *evaluator, call *ssa.Call, el sElem) ssa.Va
 		return nil
 	}
 	return call.Call.Args[n]
+}
+
+// variadicElems returns the elements of what a callee returns that it
+// builds from each element of its variadic parameter, at a call that
+// passes the variadic arguments one by one: one element for each, as
+// zitadel's redisIndexKeys(index, key) returns one key, and (index, a, b)
+// two. False for any other element, or a call that spreads a slice there.
+func (l *ssaLayer) variadicElems(caller, inner *evaluator, x *ast.CallExpr, el sElem) ([]sElem, bool) {
+	if !el.many || el.glob != "" || x.Ellipsis.IsValid() {
+		return nil, false
+	}
+	sig, ok := l.g.info.TypeOf(x.Fun).Underlying().(*types.Signature)
+	if !ok || !sig.Variadic() {
+		return nil, false
+	}
+	n := sig.Params().Len() - 1
+	alts, _ := l.elemKeys(inner, el)
+	if len(alts) == 0 {
+		return nil, false
+	}
+	keys := make([]keyspace.Key, len(alts))
+	for i, a := range alts {
+		if keyElems(a.Key) != n {
+			return nil, false
+		}
+		keys[i] = a.Key
+	}
+	var out []sElem
+	for _, a := range x.Args[min(n, len(x.Args)):] {
+		out = append(out, sElem{keys: l.g.fillElem(caller, x, keys, n, caller.keys(a))})
+	}
+	return out, true
 }
 
 // callerElem returns an element that a callee returns as its caller sees

@@ -237,7 +237,7 @@ func returnsKeys(fn *types.Func) bool {
 	res := fn.Signature().Results()
 	for i := 0; i < res.Len(); i++ {
 		t := res.At(i).Type()
-		if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		if isErrorType(t) {
 			continue
 		}
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString == 0 {

@@ -1079,6 +1079,7 @@ func (g *Engine) ExportFacts() {
 	g.exportScripts()
 	g.exportMakers()
 	g.exportPipeFuncs()
+	g.exportReplies()
 	for v, init := range g.pkgVars {
 		if !v.Exported() {
 			continue

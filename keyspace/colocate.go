@@ -195,10 +195,32 @@ func compareKeys(ka, kb Key, a, b Subject) Verdict {
 	if ka.Equal(kb) {
 		return Same
 	}
-	if v := compare(a, b); v != Maybe || !sharedHashtag(ka, kb) {
+	if v := compare(a, b); v != Maybe || !sharedHashtag(ka, kb) && !closedLead(ka, kb) {
 		return v
 	}
 	return Same
+}
+
+// closedLead reports whether two keys that begin with the same unknown
+// value, a configured prefix, share a slot whatever the value holds but a
+// '{' it leaves open: "<prefix>:data:{<id>}" and "<prefix>:order:{<id>}".
+// A value with no '{' leaves the hashtag that the rest of the keys give,
+// and one that holds a whole "{...}" is the hashtag of both. Only a value
+// that opens a brace and never closes it ("a{b") would pull the rest of
+// each key into its hashtag; Colocate takes no value to do that.
+func closedLead(a, b Key) bool {
+	if len(a.Parts) < 2 || len(b.Parts) < 2 || !a.Parts[0].mayOpen() || !partsEqual(a.Parts[:1], b.Parts[:1]) {
+		return false
+	}
+	na, nb := openless(a), openless(b)
+	return compareKeys(na, nb, na.Subject(), nb.Subject()) == Same
+}
+
+// openless returns k with its first part known to hold no '{'.
+func openless(k Key) Key {
+	parts := slices.Clone(k.Parts)
+	parts[0].NoOpen = true
+	return Key{Parts: parts, Choices: k.Choices}
 }
 
 // sharedHashtag reports whether two keys begin with the same text up to and

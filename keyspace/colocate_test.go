@@ -235,6 +235,28 @@ func TestColocateTemplateValueInBraces(t *testing.T) {
 
 // "{}" is no hashtag: keys that begin with it are hashed whole, so a common
 // "{}" proves nothing (found by FuzzColocate).
+// Keys that begin with one configured prefix and go on to one hashtag
+// share a slot (kakao-bots' pending queue, "<prefix>:data:{<chat>}" and
+// "<prefix>:order:{<chat>}"): a prefix with no brace leaves the hashtag,
+// one with a whole "{...}" is the hashtag of both. Two prefixes, or a
+// hashtag of another value, may still differ.
+func TestColocateSharedPrefixThenTag(t *testing.T) {
+	data := Concat(v("prefix"), Lit(":data:{"), v("chat"), Lit("}"))
+	order := Concat(v("prefix"), Lit(":order:{"), v("chat"), Lit("}"))
+	if c := Colocate(data, order); c.Verdict != Same {
+		t.Errorf("Colocate(%s, %s) = %v (%s), want same", data.Quote(), order.Quote(), c.Verdict, c.Reason)
+	}
+	for _, other := range []Key{
+		Concat(v("other"), Lit(":order:{"), v("chat"), Lit("}")),
+		Concat(v("prefix"), Lit(":order:{"), v("user"), Lit("}")),
+		Concat(v("prefix"), Lit(":order")),
+	} {
+		if c := Colocate(data, other); c.Verdict != Maybe {
+			t.Errorf("Colocate(%s, %s) = %v, want maybe", data.Quote(), other.Quote(), c.Verdict)
+		}
+	}
+}
+
 func TestColocateEmptyBracesPrefix(t *testing.T) {
 	keys := []Key{Concat(Lit("{}{"), n("x"), n("x")), Lit("{}")}
 	if c := Colocate(keys...); c.Verdict == Same {

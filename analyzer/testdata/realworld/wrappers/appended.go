@@ -14,7 +14,7 @@ import (
 // callers in other modules.
 type Service struct{ client *redis.Client }
 
-func (s *Service) SInter(ctx context.Context, key string, keys ...string) ([]string, error) { // want SInter:`keyWrapper\(SINTER "<key>" "<keys...>"\)`
+func (s *Service) SInter(ctx context.Context, key string, keys ...string) ([]string, error) { // want SInter:`keyWrapper\(SINTER "<key>" "<keys...>"\)` SInter:`keyReply\(SINTER\)`
 	return s.client.SInter(ctx, append([]string{key}, keys...)...).Result() // want `SINTER of the callers' keys "<key>" and "<keys...>": callers in other modules are not checked`
 }
 
