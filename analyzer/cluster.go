@@ -132,12 +132,52 @@ func (c *checker) nodeParams() {
 	// for _, shard := range c.shards(ctx, client): each of the clients a
 	// function of the package collects from a cluster's masters; for _,
 	// node := range c.Nodes(): each client of a library's method that
-	// returns one for each node (rules.yaml's node-clients).
+	// returns one for each node (rules.yaml's node-clients), also through
+	// a variable set to what it returns and to nothing else.
 	lists := c.nodeLists()
+	nodeCall := func(x ast.Expr) bool {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		return ok && (lists[typeutil.StaticCallee(c.pass.TypesInfo, call)] || c.flow.NodeClientsCall(call))
+	}
+	// nodes := c.Nodes(), a variable set only so, ranged over later.
+	heldNodes := map[*types.Var]bool{}
+	sets := map[*types.Var]int{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for i, lhs := range as.Lhs {
+					id, ok := lhs.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+					if !ok {
+						continue
+					}
+					sets[v]++
+					if len(as.Lhs) == len(as.Rhs) && nodeCall(as.Rhs[i]) {
+						heldNodes[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	ranged := func(x ast.Expr) bool {
+		if nodeCall(x) {
+			return true
+		}
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+		return ok && heldNodes[v] && sets[v] == 1
+	}
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if r, ok := n.(*ast.RangeStmt); ok && r.Value != nil {
-				if call, isCall := ast.Unparen(r.X).(*ast.CallExpr); isCall && (lists[typeutil.StaticCallee(c.pass.TypesInfo, call)] || c.flow.NodeClientsCall(call)) {
+				if ranged(r.X) {
 					if id, ok := r.Value.(*ast.Ident); ok {
 						if v, ok := c.pass.TypesInfo.Defs[id].(*types.Var); ok {
 							c.callbackParams[v] = true

@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/redis/rueidis"
 )
@@ -21,6 +22,17 @@ func (l *leaderboardRepo) purgeFixed(ctx context.Context) error {
 	for _, node := range l.c.Nodes() {
 		if err := node.Do(ctx, node.B().Flushall().Build()).Error(); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// Fixed, with the node clients kept in a variable first.
+func (l *leaderboardRepo) purgeHeld(ctx context.Context) error {
+	nodes := l.c.Nodes()
+	for addr, node := range nodes {
+		if err := node.Do(ctx, node.B().Flushall().Build()).Error(); err != nil {
+			return fmt.Errorf("FLUSHALL on %s: %w", addr, err)
 		}
 	}
 	return nil
