@@ -389,7 +389,7 @@ func walkMasters(callee *types.Func) string {
 	case strings.Contains(path, "rueidis") || strings.Contains(path, "valkey"):
 		return "send it to every master with the per-node clients of Nodes(), or keep the keys you list in a set under one hashtag"
 	case strings.Contains(path, "redigo") || strings.Contains(path, "radix"):
-		// These clients have no call that reaches every master.
+		// redigo and radix: one connection (or a node's client) to each.
 		return "send it on a connection to each master, or keep the keys you list in a set under one hashtag"
 	}
 	return "run it on every master with ForEachMaster on the *redis.ClusterClient, or keep the keys you list in a set under one hashtag"

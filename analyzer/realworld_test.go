@@ -128,6 +128,7 @@ import (
 //	               beside the key made from it (receivers.go, streamfleet);
 //	               the page of redigo's raw SCAN reply, res[1] of
 //	               redis.Values, deleted in one DEL (redigoscan.go, cacher)
+//	               or listed by a helper and read in one MGET (gua)
 //	  prefixed     a caller's prefix joined to each element of a slice;
 //	               a store's namespace joined to tokens in one
 //	               MULTI/EXEC; one prefix of two read by one transaction;

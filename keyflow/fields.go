@@ -77,6 +77,7 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 	var out []keyspace.Key
 	structured := false
 	choice := writeChoice(v, writes)
+	local := g.localStruct(v, writes)
 	for wi, w := range writes {
 		e := g.writerEval(w.decl)
 		if e == nil {
@@ -93,7 +94,6 @@ func (g *Engine) fieldKeys(v *types.Var) []keyspace.Key {
 				return nil
 			}
 		}
-		local := g.localStruct(v, writes)
 		for _, a := range alts {
 			k, ok := fieldKey(g.paramsAsFields(v, w.decl, a.Key), name, local)
 			if !ok {

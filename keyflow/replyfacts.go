@@ -168,10 +168,6 @@ func (l *ssaLayer) importedReply(v ssa.Value) ([]Value, bool) {
 	if caller == nil || f.Pattern >= len(ce.Args) {
 		return nil, false
 	}
-	pats := caller.keys(ce.Args[f.Pattern])
-	for i := range pats {
-		pats[i].Pos = ce.Args[f.Pattern].Pos()
-	}
-	out, ok := globKeys(pats, id)
+	out, ok := globKeys(patternAt(caller, ce.Args[f.Pattern]), id)
 	return out, ok && len(out) > 0
 }

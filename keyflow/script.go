@@ -170,17 +170,7 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if x.Op != token.ADD {
 			break
 		}
-		var b strings.Builder
-		for _, part := range addends(x) {
-			if ref, ok := g.scriptOf(e, part, name); ok {
-				b.WriteString(ref.Src)
-			} else if hole, ok := g.scriptHole(b.String(), part); ok {
-				b.WriteString(hole)
-			} else {
-				return ScriptRef{}, false
-			}
-		}
-		return ScriptRef{Name: name, Src: b.String(), Pos: x.Pos()}, true
+		return g.joinScript(e, addends(x), "", name, x.Pos())
 	case *ast.IndexExpr:
 		// scripts["name"] of a map with constant entries
 		if e == nil {
@@ -215,21 +205,30 @@ func (g *Engine) joinedScript(e *evaluator, call *ast.CallExpr, name string) (Sc
 		return ScriptRef{}, false
 	}
 	lit, _ := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
-	if lit == nil {
+	if lit == nil || slices.ContainsFunc(lit.Elts, func(el ast.Expr) bool { _, keyed := el.(*ast.KeyValueExpr); return keyed }) {
 		return ScriptRef{}, false
 	}
-	parts := make([]string, len(lit.Elts))
-	for i, el := range lit.Elts {
-		if _, keyed := el.(*ast.KeyValueExpr); keyed {
+	return g.joinScript(e, lit.Elts, constant.StringVal(sep), name, call.Pos())
+}
+
+// joinScript returns the script that parts make joined with sep between
+// them: each is constant or a script source the package holds, or a
+// value put inside one of their strings (a hole).
+func (g *Engine) joinScript(e *evaluator, parts []ast.Expr, sep, name string, pos token.Pos) (ScriptRef, bool) {
+	var b strings.Builder
+	for i, part := range parts {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		if ref, ok := g.scriptOf(e, part, name); ok {
+			b.WriteString(ref.Src)
+		} else if hole, ok := g.scriptHole(b.String(), part); ok {
+			b.WriteString(hole)
+		} else {
 			return ScriptRef{}, false
 		}
-		ref, ok := g.scriptOf(e, el, name)
-		if !ok {
-			return ScriptRef{}, false
-		}
-		parts[i] = ref.Src
 	}
-	return ScriptRef{Name: name, Src: strings.Join(parts, constant.StringVal(sep)), Pos: call.Pos()}, true
+	return ScriptRef{Name: name, Src: b.String(), Pos: pos}, true
 }
 
 // addends returns the operands of a chain of string concatenations,

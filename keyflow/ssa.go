@@ -1765,6 +1765,16 @@ func (l *ssaLayer) callersPattern(call *ssa.Call, pats []Value) bool {
 	return true
 }
 
+// patternAt returns the values of a listing command's pattern argument x,
+// each placed at x.
+func patternAt(ev *evaluator, x ast.Expr) []Value {
+	pats := slices.Clone(ev.keys(x))
+	for j := range pats {
+		pats[j].Pos = x.Pos()
+	}
+	return pats
+}
+
 // listsKeys reports whether a command's reply lists keys: one whose reply
 // lists the members of a key (the rules' member-replies, SMEMBERS), or a
 // keyspace-wide read (KEYS, SCAN).
@@ -1804,11 +1814,7 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 			if ev := l.evaluator(nil, call.Parent()); ev != nil {
 				named := *m
 				named.Command = "KEYS"
-				pats := slices.Clone(ev.keys(r.args[1]))
-				for j := range pats {
-					pats[j].Pos = r.args[1].Pos()
-				}
-				return x, &named, pats, true
+				return x, &named, patternAt(ev, r.args[1]), true
 			}
 		}
 		// conn.Do("SCAN", cursor, "MATCH", pattern): the keys the pattern
@@ -1823,10 +1829,7 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 			var pats []Value
 			for i := 2; i+1 < len(r.args); i++ {
 				if strings.EqualFold(r.argv[i], "MATCH") {
-					pats = slices.Clone(ev.keys(r.args[i+1]))
-					for j := range pats {
-						pats[j].Pos = r.args[i+1].Pos()
-					}
+					pats = patternAt(ev, r.args[i+1])
 				}
 			}
 			return x, &named, pats, true

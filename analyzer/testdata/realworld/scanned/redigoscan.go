@@ -13,7 +13,6 @@ type purger struct{ pool *redigo.Pool }
 // Purger is what other modules call.
 type Purger interface {
 	Purge(match string) error
-	PurgeStrings(match string) error
 	PurgeFixed(match string) error
 }
 
@@ -45,28 +44,50 @@ func (p *purger) Purge(match string) error {
 	return client.Flush()
 }
 
-// The same purge reading the page with redis.Strings, as most redigo SCAN
-// loops do.
-func (p *purger) PurgeStrings(match string) error {
-	client := p.pool.Get()
-	defer client.Close()
-	cursor := 0
+// Origin: syhlion/gua (delayquene/help.go, RedisScan, and bucket.go,
+// the job check): a helper lists the keys of a pattern with a raw SCAN,
+// reading each page with redis.Strings(arr[1], nil), and its caller reads
+// the checkpoint of every job it lists in one MGET.
+func redisScan(c redigo.Conn, match string) (keys []string, err error) {
+	iter := 0
 	for {
-		res, err := redigo.Values(client.Do("SCAN", cursor, "MATCH", "cache:"+match+"*")) // want `SCAN on client, a client that may be a cluster, reads one node's keys only`
+		arr, err := redigo.Values(c.Do("SCAN", iter, "MATCH", match, "COUNT", 100)) // want `SCAN on c, a client that may be a cluster, reads one node's keys only`
 		if err != nil {
-			return err
+			return nil, err
 		}
-		cursor, _ = redigo.Int(res[0], nil)
-		keys, _ := redigo.Strings(res[1], nil)
-		if len(keys) > 0 {
-			if _, err := client.Do("DEL", redigo.Args{}.AddFlat(keys)...); err != nil { // want `DEL keys built as "cache:<match><\*>" from different values may hash to different slots`
-				return err
-			}
-		}
-		if cursor == 0 {
-			return nil
+		iter, _ = redigo.Int(arr[0], nil)
+		page, _ := redigo.Strings(arr[1], nil)
+		keys = append(keys, page...)
+		if iter == 0 {
+			return keys, nil
 		}
 	}
+}
+
+func jobCheck(c redigo.Conn) ([]string, error) {
+	jobs, err := redisScan(c, "JOB-*")
+	if err != nil {
+		return nil, err
+	}
+	var args []interface{}
+	for _, v := range jobs {
+		args = append(args, v+"-scan")
+	}
+	return redigo.Strings(c.Do("MGET", args...)) // want `MGET keys built as "<v>-scan" from different values may hash to different slots`
+}
+
+// Fixed: one GET a checkpoint, pipelined on the connection.
+func jobCheckFixed(c redigo.Conn) error {
+	jobs, err := redisScan(c, "JOB-*")
+	if err != nil {
+		return err
+	}
+	for _, v := range jobs {
+		if err := c.Send("GET", v+"-scan"); err != nil {
+			return err
+		}
+	}
+	return c.Flush()
 }
 
 // Fixed: each key of the page is deleted by a DEL of its own, pipelined on
