@@ -7,7 +7,11 @@
 // a Func holds:
 //
 //   - the keys the function returns (its summary, exported to importing
-//     packages as a KeyFunc fact; package-level variables as KeyVar);
+//     packages as a KeyFunc fact; package-level variables as KeyVar). A
+//     value derived from a parameter by a function of it alone (strconv,
+//     the standard library's encoders and hashes: encoders.go) is the same
+//     function of the argument at a call; a call of a func-typed parameter
+//     is the function passed there, given the call's values (applied.go);
 //   - every Redis call, a Site, resolved through the rules: the method and
 //     the command, the groups of keys with their symbolic values
 //     (keyspace.Key) and where each was built, whether a group is open

@@ -57,7 +57,10 @@ type Engine struct {
 
 	decls   map[*types.Func]*ast.FuncDecl
 	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
-	pkgEval *evaluator
+	// pkgInitial are the initializers of the package-level variables
+	// that are assigned too (initReset).
+	pkgInitial map[*types.Var]ast.Expr
+	pkgEval    *evaluator
 
 	funcs map[*types.Func]*Func
 	init  *Func
@@ -108,6 +111,8 @@ type Engine struct {
 	otherBadFieldWrites map[*types.Var]bool
 	fieldOwners         map[*types.Var]*types.Struct    // the struct of each field of the package
 	initSets            map[*types.Var]initSet          // package-level variables set once, in a function (setOnce)
+	initResets          map[*types.Var]initSet          // package-level variables with an initializer set once more, in init (initReset)
+	resetting           map[*types.Var]bool             // variables whose init assignment is being read (pkgVarScript)
 	registered          map[*types.Var]registration     // package-level variables a loader fills by address (scriptreg.go)
 	impls               map[*types.Func][]*types.Func   // the implementations of each interface method called
 	pipeFuncs           map[*types.Func]*ruleset.Method // the project's functions that act as a client's pipeline methods (pipefunc.go)
@@ -217,7 +222,11 @@ func New(cfg Config) *Engine {
 			return true
 		})
 	}
+	g.pkgInitial = map[*types.Var]ast.Expr{}
 	for v := range assigned {
+		if init, ok := g.pkgVars[v]; ok {
+			g.pkgInitial[v] = init
+		}
 		delete(g.pkgVars, v)
 	}
 	g.pkgEval = newEvaluator(g, nil)

@@ -317,6 +317,14 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		return e.call(x)
 	case *ast.StarExpr:
 		return e.keys(x.X)
+	case *ast.SliceExpr:
+		// sum[:] of an array that a hash returned: its bytes, the hash's
+		// value. An array the code fills itself is not followed.
+		if _, ok := e.g.info.TypeOf(x.X).Underlying().(*types.Array); ok && x.Low == nil && x.High == nil {
+			if a := e.keys(x.X); len(a) == 1 && derivedValue(a[0].Key) {
+				return a
+			}
+		}
 	case *ast.IndexExpr:
 		if alts, ok := e.index(x); ok {
 			return alts
@@ -926,6 +934,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 		if alts, ok := e.heldCall(call); ok {
 			return alts
 		}
+		if v, ok := e.paramApply(call); ok {
+			return []Value{v}
+		}
 		return []Value{e.opaque(call)}
 	}
 	switch fn.FullName() {
@@ -961,6 +972,9 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 		}
 	case "strings.TrimSpace":
 		return e.derived(call, fn.Name(), func(s string) (string, bool) { return strings.TrimSpace(s), true }, false)
+	}
+	if alts, ok := e.encoded(call, fn); ok {
+		return alts
 	}
 	if alts, ok := e.g.template(e, call, fn); ok {
 		return alts
@@ -1200,6 +1214,16 @@ func (e *evaluator) format(format string, args []ast.Expr, pos token.Pos) ([]Val
 		switch verb {
 		case 's', 'v', 'd':
 			out = concatAlts(out, e.keys(arg), pos)
+		case 'x', 'X':
+			// %x of a value: its hex digits, one text for one value.
+			k := e.opaque(arg)
+			k.Key.Parts[0].NoBraces = true
+			if a := e.keys(arg); len(a) == 1 {
+				if p := a[0].Key.Parts; len(p) == 1 && p[0].Unknown && p[0].ID != "" {
+					k.Key.Parts[0].ID = "%" + string(verb) + "(" + p[0].ID + ")"
+				}
+			}
+			out = concatAlts(out, []Value{k}, pos)
 		default:
 			k := e.opaque(arg)
 			k.Key.Parts[0].NoBraces = strings.IndexByte("xXobcqeEfFgGtUp", verb) >= 0 && verb != 'q' && verb != 'c'

@@ -103,6 +103,10 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		if src, ok := g.replacedScript(e, x, name); ok {
 			return src, true
 		}
+		// strings.NewReplacer("ADDSUFFIX", "+").Replace(tmpl)
+		if src, ok := g.replacerScript(e, x, name); ok {
+			return src, true
+		}
 		// fmt.Sprintf(tmpl, commonFuncs): Lua put together from parts
 		if src, ok := g.formattedScript(e, x, name); ok {
 			return src, true
@@ -293,6 +297,47 @@ func (g *Engine) replacedScript(e *evaluator, call *ast.CallExpr, name string) (
 	return ScriptRef{}, false
 }
 
+// replacerScript returns the script that a strings.Replacer of constant
+// pairs, made where it is used, makes of a script the package holds:
+// roshi fills one generic Lua text's placeholders so, once per script,
+// strings.NewReplacer("REMSUFFIX", deleteSuffix, "ADDSUFFIX",
+// insertSuffix).Replace(genericScript).
+func (g *Engine) replacerScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.FullName() != "(*strings.Replacer).Replace" || len(call.Args) != 1 {
+		return ScriptRef{}, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ScriptRef{}, false
+	}
+	mk, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok || mk.Ellipsis.IsValid() {
+		return ScriptRef{}, false
+	}
+	if f, _ := typeutil.Callee(g.info, mk).(*types.Func); f == nil || f.FullName() != "strings.NewReplacer" {
+		return ScriptRef{}, false
+	}
+	pairs := make([]string, len(mk.Args))
+	for i, a := range mk.Args {
+		v := g.info.Types[a].Value
+		if v == nil || v.Kind() != constant.String {
+			return ScriptRef{}, false
+		}
+		pairs[i] = constant.StringVal(v)
+	}
+	if len(pairs)%2 != 0 {
+		return ScriptRef{}, false
+	}
+	tmpl, ok := g.scriptOf(e, call.Args[0], name)
+	if !ok {
+		return ScriptRef{}, false
+	}
+	tmpl.Src = strings.NewReplacer(pairs...).Replace(tmpl.Src)
+	tmpl.Name = name
+	return tmpl, true
+}
+
 // formattedScript returns the script that fmt.Sprintf makes of a
 // constant template whose verbs are all %s, %v or %d, each given a
 // script source or constant text the package holds, or an integer
@@ -339,11 +384,24 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 }
 
 // pkgVarScript returns the script that a package-level variable holds:
-// by its initializer, its //go:embed file, its one assignment in a
+// by its initializer (or the one assignment of init that replaces it),
+// its //go:embed file, its one assignment in a
 // function of the package (setOnce), or its fact for a variable of another package.
 func (g *Engine) pkgVarScript(v *types.Var, name string) (ScriptRef, bool) {
 	if init, ok := g.pkgVars[v]; ok && v.Pkg() == g.pkg {
 		return g.scriptOf(g.pkgEval, init, name)
+	}
+	if set, ok := g.initReset(v); ok {
+		if g.resetting[v] {
+			// What the assignment reads of the variable itself.
+			return g.scriptOf(g.pkgEval, g.pkgInitial[v], name)
+		}
+		if g.resetting == nil {
+			g.resetting = map[*types.Var]bool{}
+		}
+		g.resetting[v] = true
+		defer delete(g.resetting, v)
+		return g.scriptOf(g.writerEval(set.decl), set.rhs, name)
 	}
 	if src, ok := g.embeddedFile(v); ok {
 		return ScriptRef{Name: name, Src: src, Pos: v.Pos()}, true

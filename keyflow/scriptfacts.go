@@ -302,13 +302,30 @@ func (g *Engine) setOnce(v *types.Var) (initSet, bool) {
 				})
 			}
 		}
-		for v := range g.initSets {
-			if _, init := g.pkgVars[v]; count[v] != 1 || init {
+		g.initResets = map[*types.Var]initSet{}
+		for v, set := range g.initSets {
+			_, initial := g.pkgInitial[v]
+			switch {
+			case count[v] != 1:
+				delete(g.initSets, v)
+			case initial && set.decl.Recv == nil && set.decl.Name.Name == "init":
+				g.initResets[v] = set
 				delete(g.initSets, v)
 			}
 		}
 	}
 	s, ok := g.initSets[v]
+	return s, ok
+}
+
+// initReset returns the value that the package's init function gives a
+// package-level variable with an initializer, when that is the variable's
+// only assignment: genericScript = strings.NewReplacer(...).Replace(
+// genericScript) (roshi's scripts). Its uses outside init see it, and the
+// initializer is what the assignment reads of the variable itself.
+func (g *Engine) initReset(v *types.Var) (initSet, bool) {
+	g.setOnce(v)
+	s, ok := g.initResets[v]
 	return s, ok
 }
 

@@ -605,6 +605,10 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 				p.ID = ""
 			}
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
+		case isApplyID(p.ID):
+			// build(id) of the callee's func-typed parameter: the
+			// function passed here, given the call's values.
+			parts[i] = g.applied(e, call, p, mode)
 		case strings.HasPrefix(p.ID, "parts:"):
 			// A helper's parts joined: the call's arguments there.
 			parts[i] = g.partsValue(e, call, p)
@@ -616,7 +620,7 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 		case derivedOfParam(p.ID):
 			// strconv.Itoa($0) and the like: the same function of the
 			// caller's argument, fresh when that is not one value.
-			p.ID = g.derivedID(e, call, p)
+			p.ID, p.Name = g.derivedID(e, call, p)
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
 		case strings.HasPrefix(p.ID, "$"):
 			parts[i] = g.paramValue(e, call, p)
@@ -800,24 +804,30 @@ func derivedOfParam(id string) bool {
 
 // derivedID returns the identity at a call of a value derived from a
 // parameter: the same function of the argument's identity, or of its
-// text when it is a constant; "" (a fresh value) otherwise.
-func (g *Engine) derivedID(e *evaluator, call *ast.CallExpr, p keyspace.Part) string {
+// text when it is a constant; "" (a fresh value) otherwise. A value
+// named after the parameter (strconv.Itoa(id) is "<id>") is named after
+// the argument; one named after its call (a hash) keeps its name.
+func (g *Engine) derivedID(e *evaluator, call *ast.CallExpr, p keyspace.Part) (id, name string) {
 	i := strings.IndexByte(p.ID, '(')
 	fname, inner := p.ID[:i], p.ID[i+1:len(p.ID)-1]
 	var arg []keyspace.Key
 	if derivedOfParam(inner) {
-		id := g.derivedID(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
+		id, name := g.derivedID(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
 		if id == "" {
-			return ""
+			return "", p.Name
 		}
-		arg = []keyspace.Key{keyspace.Unknown(id, p.Name, p.NoBraces)}
+		arg = []keyspace.Key{keyspace.Unknown(id, name, p.NoBraces)}
 	} else {
 		arg = g.paramValue(e, call, keyspace.Part{Unknown: true, ID: inner, Name: p.Name})
 	}
-	if id := oneID(arg); id != "" {
-		return fname + "(" + id + ")"
+	name = p.Name
+	if len(arg) == 1 && len(arg[0].Parts) == 1 && arg[0].Parts[0].Unknown && arg[0].Parts[0].Name != "" && !strings.Contains(name, "(") {
+		name = arg[0].Parts[0].Name
 	}
-	return ""
+	if id := oneID(arg); id != "" {
+		return fname + "(" + id + ")", name
+	}
+	return "", name
 }
 
 // oneID is the identity of one value: its text, quoted, or the identity

@@ -61,7 +61,7 @@ func partitionKey(idx int, name string) string {
 }
 
 func movePartitions(ctx context.Context, rdb *redis.ClusterClient, from, to int) error {
-	return rdb.Rename(ctx, partitionKey(from, "state"), partitionKey(to, "state")).Err() // want `RENAME keys built as "cf:\{<idx>\}:state" from different values may hash to different slots`
+	return rdb.Rename(ctx, partitionKey(from, "state"), partitionKey(to, "state")).Err() // want `RENAME keys "cf:\{<from>\}:state" \(hashtag "\{<from>\}"\) and "cf:\{<to>\}:state" \(hashtag "\{<to>\}"\) may hash to different slots`
 }
 
 // The tag through two functions, strconv.Itoa and strings.ToUpper: still
@@ -71,7 +71,7 @@ func upperPartitionKey(idx int, name string) string {
 }
 
 func moveUpperPartitions(ctx context.Context, rdb *redis.ClusterClient, from, to int) error {
-	return rdb.Rename(ctx, upperPartitionKey(from, "state"), upperPartitionKey(to, "state")).Err() // want `RENAME keys built as "cf:\{<idx>\}:state" from different values may hash to different slots`
+	return rdb.Rename(ctx, upperPartitionKey(from, "state"), upperPartitionKey(to, "state")).Err() // want `RENAME keys "cf:\{<from>\}:state" \(hashtag "\{<from>\}"\) and "cf:\{<to>\}:state" \(hashtag "\{<to>\}"\) may hash to different slots`
 }
 
 func moveUpperPartitionsFixed(ctx context.Context, rdb *redis.ClusterClient, idx int) error {

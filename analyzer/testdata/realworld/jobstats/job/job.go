@@ -27,7 +27,7 @@ func NewTracker(pool *redis.Pool, ns, jobID string) *Tracker {
 func (t *Tracker) SetStatus(status string) error {
 	conn := t.pool.Get()
 	defer conn.Close()
-	_, err := redis.String(rds.SetStatusScript.Do( // want `EVALSHA keys "<namespace>:job_stats:<t.jobID>" \(hashtag unknown\) and "<namespace>:job_track:inprogress" \(hashtag unknown\) may hash to different slots`
+	_, err := redis.String(rds.SetStatusScript.Do( // want `EVALSHA keys "<t.namespace>:job_stats:<t.jobID>" \(hashtag unknown\) and "<t.namespace>:job_track:inprogress" \(hashtag unknown\) may hash to different slots`
 		conn,
 		rds.KeyJobStats(t.namespace, t.jobID),
 		rds.KeyJobTrackInProgress(t.namespace),
