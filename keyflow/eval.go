@@ -629,6 +629,14 @@ func (e *evaluator) local(v *types.Var, use *ast.Ident) []Value {
 				out[j].Key = out[j].Key.Choosing(keyspace.Choice{Of: choice, In: in, Alt: i})
 			}
 		}
+	} else if choice := grownChoice(id, defs); choice != "" && len(out) > 1 {
+		// p := cfg.Prefix; if p == "" { p = "ranking:" }; if
+		// !strings.HasSuffix(p, ":") { p += ":" }: each value it may end
+		// with is one alternative of a run.
+		in := e.choiceIn()
+		for j := range out {
+			out[j].Key = out[j].Key.Choosing(keyspace.Choice{Of: choice, In: in, Alt: j})
+		}
 	}
 	return e.varying(v, out)
 }
@@ -663,6 +671,22 @@ func chosenOf(id string, defs []def) string {
 		id += fmt.Sprintf(":%d", d.pos)
 	}
 	return "var:" + id
+}
+
+// grownChoice is the identity of the choice among the values a variable
+// may hold when some of its assignments add to it (v += x), outside loops:
+// its values are each what one path of assignments leaves; "" otherwise.
+func grownChoice(id string, defs []def) string {
+	if len(defs) < 2 {
+		return ""
+	}
+	for _, d := range defs {
+		if d.inLoop || d.rng != nil || d.rhs == nil {
+			return ""
+		}
+		id += fmt.Sprintf(":%d", d.pos)
+	}
+	return "var:" + id + "+"
 }
 
 // containsID reports whether the identity s is, or is derived from, the

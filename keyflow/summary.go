@@ -793,13 +793,22 @@ func (g *Engine) partsValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 func derivedOfParam(id string) bool {
 	for {
 		i := strings.IndexByte(id, '(')
-		if i <= 0 || !strings.HasSuffix(id, ")") {
+		if i <= 0 || !strings.HasSuffix(id, ")") || !derivingName(id[:i]) {
 			return false
 		}
 		if id = id[i+1 : len(id)-1]; strings.HasPrefix(id, "$") {
 			return true
 		}
 	}
+}
+
+// derivingName reports whether f names a function that derives a value
+// (evaluator.derived: "strconv/10", "ToLower", "base64.RawURLEncoding"),
+// not a value of a parameter or a field's writer that holds one
+// ("$recv.NewKeySpace:TrimSpace($0)": the $0 of the constructor that wrote
+// the field, not of the function that reads it).
+func derivingName(f string) bool {
+	return !strings.HasPrefix(f, "$") && !strings.ContainsAny(f, ":@^")
 }
 
 // derivedID returns the identity at a call of a value derived from a
