@@ -482,7 +482,9 @@ func (e *evaluator) ident(id *ast.Ident) []Value {
 	case *types.Var:
 		if p, ok := e.params[obj]; ok {
 			noBraces = noBraces || e.bracesRefused(obj, id.Pos())
-			return []Value{{keyspace.Unknown(p, name, noBraces), id.Pos()}}
+			k := keyspace.Unknown(p, name, noBraces)
+			k.Parts[0].Braced = !noBraces && e.bracesHeld(obj, id.Pos())
+			return []Value{{k, id.Pos()}}
 		}
 		if obj.Parent() == obj.Pkg().Scope() || obj.Parent() == nil && !obj.IsField() {
 			return e.g.packageVar(obj, id.Pos())

@@ -551,9 +551,22 @@ func rootObject(info *types.Info, x ast.Expr) types.Object {
 // "{}") { return nil, err }): past the check it holds none, so a key built
 // from it takes its hashtag from elsewhere. The check is a guard
 // (evaluator.guarded) whose condition is strings.ContainsAny of v and text
-// holding both braces, or strings.Contains or ContainsRune of each brace
-// joined by ||.
+// holding '{', or strings.Contains or ContainsRune of '{', alone or joined
+// by || with the same of '}'.
 func (e *evaluator) bracesRefused(v *types.Var, pos token.Pos) bool {
+	return e.bracesChecked(v, pos, false)
+}
+
+// bracesHeld reports whether the function has found, before pos, that v
+// holds a '{' (Redisson's prefixName: if strings.Contains(name, "{") {
+// return prefix + ":" + name }): there the value's own hashtag decides
+// the slot of a key built from it (keyspace.Part's Braced).
+func (e *evaluator) bracesHeld(v *types.Var, pos token.Pos) bool {
+	return e.bracesChecked(v, pos, true)
+}
+
+// bracesChecked is bracesRefused, or bracesHeld when held.
+func (e *evaluator) bracesChecked(v *types.Var, pos token.Pos, held bool) bool {
 	if e == nil || e.decl == nil || e.decl.Body == nil {
 		return false
 	}
@@ -597,17 +610,21 @@ func (e *evaluator) bracesRefused(v *types.Var, pos token.Pos) bool {
 		}
 		return ""
 	}
+	// A value that holds no '{' holds no '}' either: slotlint takes values
+	// to close the braces they open and to open those they close.
 	refuses := func(cond ast.Expr) bool {
-		found := braces(cond)
-		return strings.Contains(found, "{") && strings.Contains(found, "}")
+		return strings.Contains(braces(cond), "{")
 	}
-	return e.guarded(pos,
-		func(cond ast.Expr) bool {
-			u, ok := ast.Unparen(cond).(*ast.UnaryExpr)
-			return ok && u.Op == token.NOT && refuses(u.X)
-		},
-		refuses,
-		func(ast.Node, *ast.CaseClause) bool { return false })
+	negated := func(cond ast.Expr) bool {
+		u, ok := ast.Unparen(cond).(*ast.UnaryExpr)
+		return ok && u.Op == token.NOT && refuses(u.X)
+	}
+	never := func(ast.Node, *ast.CaseClause) bool { return false }
+	if held {
+		// if strings.Contains(name, "{") { return prefix + ":" + name }
+		return e.guarded(pos, refuses, negated, never)
+	}
+	return e.guarded(pos, negated, refuses, never)
 }
 
 // fieldBraceFree reports whether every write of a string field stores a

@@ -963,6 +963,29 @@ func reversed[T any](lists [][]T) [][]T {
 
 // paramValue is the value of a summary's "$N", "$N.f" or "$recv.f" at a call.
 func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
+	return checkedBraces(g.paramValue1(e, call, p), p)
+}
+
+// checkedBraces returns the values of a callee's unknown p at a call,
+// each that is one unknown marked as p is: what the callee checked of its
+// parameter's braces (bracesRefused, bracesHeld) holds of the argument in
+// the keys it builds there.
+func checkedBraces(ks []keyspace.Key, p keyspace.Part) []keyspace.Key {
+	if !p.NoBraces && !p.Braced {
+		return ks
+	}
+	for i, k := range ks {
+		if ps := k.Parts; len(ps) == 1 && ps[0].Unknown && (ps[0].NoBraces != p.NoBraces || ps[0].Braced != p.Braced) {
+			k = keyspace.Key{Parts: slices.Clone(ps), Choices: k.Choices}
+			k.Parts[0].NoBraces = k.Parts[0].NoBraces || p.NoBraces
+			k.Parts[0].Braced = k.Parts[0].Braced || p.Braced
+			ks[i] = k
+		}
+	}
+	return ks
+}
+
+func (g *Engine) paramValue1(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
 	param, path, _ := strings.Cut(p.ID[1:], ".")
 	// f(dest, keys...): the arguments before the spread one are each
 	// their parameter's.

@@ -37,6 +37,10 @@ type Subject struct {
 func (k Key) Subject() Subject {
 	for i, p := range k.Parts {
 		if p.Unknown {
+			if p.Braced && !p.NoBraces && p.ID != "" {
+				// The value's own hashtag, whatever it is.
+				return Subject{Kind: SubjectTag, Parts: []Part{{Unknown: true, ID: "{" + p.ID + "}", Name: "{" + p.Name + "}", NoBraces: true}}}
+			}
 			if p.mayOpen() {
 				return Subject{Kind: SubjectUnknown}
 			}
@@ -144,6 +148,12 @@ type Colocation struct {
 // hold braces puts neither brace of such a pair. Keys of templates meet
 // this, since Build refuses empty values and values that move the hashtag.
 func Colocate(keys ...Key) Colocation {
+	keys, ok := shareBraces(keys)
+	if !ok {
+		// No run builds these keys together: one value would both hold a
+		// brace and hold none.
+		return Colocation{Verdict: Same}
+	}
 	subjects := make([]Subject, len(keys))
 	for i, k := range keys {
 		subjects[i] = k.Subject()
@@ -188,6 +198,45 @@ func Colocate(keys ...Key) Colocation {
 		Fix:     "no common hashtag proves they share one; give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[a], keys[b])),
 		Pair:    maybePair,
 	}
+}
+
+// shareBraces returns keys in which what one unknown says of its braces
+// holds for every unknown of the same identity: they are one value, and
+// what the code checked of it where it built one key (no brace there,
+// strings.Contains(name, "{") false) holds in the run that builds them
+// all. False when one value is said to hold a brace and to hold none: the
+// keys come from two branches of one check, never built together.
+func shareBraces(keys []Key) ([]Key, bool) {
+	none, held := map[string]bool{}, map[string]bool{}
+	for _, k := range keys {
+		for _, p := range k.Parts {
+			if p.Unknown && p.ID != "" {
+				none[p.ID] = none[p.ID] || p.NoBraces
+				held[p.ID] = held[p.ID] || p.Braced
+			}
+		}
+	}
+	for id := range none {
+		if none[id] && held[id] {
+			return nil, false
+		}
+	}
+	out := keys
+	for i, k := range keys {
+		for j, p := range k.Parts {
+			if !p.Unknown || p.ID == "" || p.NoBraces == none[p.ID] && p.Braced == held[p.ID] {
+				continue
+			}
+			if &out[0] == &keys[0] {
+				out = slices.Clone(keys)
+			}
+			if &out[i].Parts[0] == &k.Parts[0] {
+				out[i].Parts = slices.Clone(k.Parts)
+			}
+			out[i].Parts[j].NoBraces, out[i].Parts[j].Braced = none[p.ID], held[p.ID]
+		}
+	}
+	return out, true
 }
 
 // compareKeys says whether two keys share a slot.

@@ -299,3 +299,33 @@ func TestColocateTemplateKeyThenBraces(t *testing.T) {
 		t.Errorf("Colocate = different (%s), but x may hold a '}' that cuts both hashtags alike", c.Reason)
 	}
 }
+
+// A value checked for a brace where one key is built: Redisson's
+// prefixName gives "prefix:{name}" when the name holds none, and
+// "prefix:name" when it holds one, each in the name's slot; what the check
+// says holds of the name in the other key too.
+func TestColocateBraceChecked(t *testing.T) {
+	name := v("name")
+	with := func(f func(*Part)) Key {
+		k := v("name")
+		f(&k.Parts[0])
+		return k
+	}
+	noBraces := with(func(p *Part) { p.NoBraces = true })
+	braced := with(func(p *Part) { p.Braced = true })
+	for _, tc := range []struct {
+		other Key
+		want  Verdict
+	}{
+		{Concat(Lit("lock:{"), noBraces, Lit("}")), Same},
+		{Concat(Lit("lock:"), braced), Same},
+		{Concat(Lit("lock:{"), name, Lit("}")), Maybe},
+		{Concat(Lit("lock:"), name), Maybe},
+		{Concat(Lit("lock:{x}:"), braced), Maybe},
+		{Concat(Lit("lock:"), with(func(p *Part) { p.Braced, p.ID = true, "other" })), Maybe},
+	} {
+		if c := Colocate(name, tc.other); c.Verdict != tc.want {
+			t.Errorf("Colocate(%s, %s) = %v (%s), want %v", name.Quote(), tc.other.Quote(), c.Verdict, c.Reason, tc.want)
+		}
+	}
+}

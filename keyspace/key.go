@@ -88,6 +88,11 @@ type Part struct {
 	// say. NoOpen says it holds no '{', NoClose no '}': Build sees to
 	// these for a template's values, by where they stand.
 	NoBraces, NoOpen, NoClose bool
+	// Braced is true when the value holds a '{' (the code checked so,
+	// strings.Contains(name, "{")): taken, as slotlint takes of every
+	// value, to close it, so the value's own hashtag decides the slot of a
+	// key in which nothing before it opens a brace.
+	Braced bool
 }
 
 // mayOpen reports whether the part is an unknown that may hold a '{'.
