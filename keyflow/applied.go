@@ -168,18 +168,7 @@ func (e *evaluator) litKeys(lit *ast.FuncLit, nargs int) []keyspace.Key {
 			defer delete(e.params, v)
 		}
 	}
-	var alts []Value
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(n.Results) == 1 {
-				alts = append(alts, e.keys(n.Results[0])...)
-			}
-		}
-		return true
-	})
+	alts := e.litReturns(lit)
 	if len(alts) > maxAlts || allOpaque(alts) {
 		return nil
 	}

@@ -963,7 +963,7 @@ func reversed[T any](lists [][]T) [][]T {
 
 // paramValue is the value of a summary's "$N", "$N.f" or "$recv.f" at a call.
 func (g *Engine) paramValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
-	return checkedBraces(g.paramValue1(e, call, p), p)
+	return checkedBraces(g.argValues(e, call, p), p)
 }
 
 // checkedBraces returns the values of a callee's unknown p at a call,
@@ -985,7 +985,8 @@ func checkedBraces(ks []keyspace.Key, p keyspace.Part) []keyspace.Key {
 	return ks
 }
 
-func (g *Engine) paramValue1(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
+// argValues is paramValue before what the callee checked of braces.
+func (g *Engine) argValues(e *evaluator, call *ast.CallExpr, p keyspace.Part) []keyspace.Key {
 	param, path, _ := strings.Cut(p.ID[1:], ".")
 	// f(dest, keys...): the arguments before the spread one are each
 	// their parameter's.
