@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"net/url"
 	"strings"
@@ -46,13 +47,13 @@ var encoders = map[string]encoder{
 
 // encodings are the encodings of encoding/base64 and encoding/base32
 // that package variables hold, by the variable's package and name.
-var encodings = map[string]func([]byte) string{
-	"encoding/base64.StdEncoding":    base64.StdEncoding.EncodeToString,
-	"encoding/base64.URLEncoding":    base64.URLEncoding.EncodeToString,
-	"encoding/base64.RawStdEncoding": base64.RawStdEncoding.EncodeToString,
-	"encoding/base64.RawURLEncoding": base64.RawURLEncoding.EncodeToString,
-	"encoding/base32.StdEncoding":    base32.StdEncoding.EncodeToString,
-	"encoding/base32.HexEncoding":    base32.HexEncoding.EncodeToString,
+var encodings = map[string]any{
+	"encoding/base64.StdEncoding":    base64.StdEncoding,
+	"encoding/base64.URLEncoding":    base64.URLEncoding,
+	"encoding/base64.RawStdEncoding": base64.RawStdEncoding,
+	"encoding/base64.RawURLEncoding": base64.RawURLEncoding,
+	"encoding/base32.StdEncoding":    base32.StdEncoding,
+	"encoding/base32.HexEncoding":    base32.HexEncoding,
 }
 
 // encoded evaluates a call of a standard library encoder or hash of one
@@ -61,8 +62,9 @@ func (e *evaluator) encoded(call *ast.CallExpr, fn *types.Func) ([]Value, bool) 
 	if enc, ok := encoders[fn.FullName()]; ok && len(call.Args) == 1 {
 		return namedAfter(e.derived(call, enc.name, func(s string) (string, bool) { return enc.of(s), true }, enc.noBraces), call), true
 	}
-	// base64.RawURLEncoding.EncodeToString(b): the encoding is the
-	// receiver, a variable of its package.
+	// base64.RawURLEncoding.EncodeToString(b), or of the encoding with
+	// other padding (base64.URLEncoding.WithPadding(base64.NoPadding)):
+	// the encoding is the receiver.
 	if fn.Name() != "EncodeToString" || len(call.Args) != 1 {
 		return nil, false
 	}
@@ -70,15 +72,73 @@ func (e *evaluator) encoded(call *ast.CallExpr, fn *types.Func) ([]Value, bool) 
 	if !ok {
 		return nil, false
 	}
-	v, _ := e.g.info.Uses[IdentOf(sel.X)].(*types.Var)
-	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
-		return nil, false
-	}
-	of, ok := encodings[v.Pkg().Path()+"."+v.Name()]
+	enc, ok := e.encoding(sel.X)
 	if !ok {
 		return nil, false
 	}
-	return namedAfter(e.derived(call, v.Pkg().Name()+"."+v.Name(), func(s string) (string, bool) { return of([]byte(s)), true }, true), call), true
+	of := func(s string) (string, bool) {
+		switch enc := enc.(type) {
+		case *base64.Encoding:
+			return enc.EncodeToString([]byte(s)), true
+		case *base32.Encoding:
+			return enc.EncodeToString([]byte(s)), true
+		}
+		return "", false
+	}
+	// The identity's function is the encoding's expression, its
+	// parentheses made brackets: derivedOfParam reads the first '(' as
+	// the argument's.
+	fname := strings.NewReplacer("(", "[", ")", "]").Replace(types.ExprString(sel.X))
+	return namedAfter(e.derived(call, fname, of, true), call), true
+}
+
+// encoding returns the encoding of base64 or base32 that x is: a
+// variable of its package, or one made of it with WithPadding of
+// NoPadding or StdPadding, or Strict.
+func (e *evaluator) encoding(x ast.Expr) (any, bool) {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.SelectorExpr:
+		v, _ := e.g.info.Uses[x.Sel].(*types.Var)
+		if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+			return nil, false
+		}
+		enc, ok := encodings[v.Pkg().Path()+"."+v.Name()]
+		return enc, ok
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil, false
+		}
+		enc, ok := e.encoding(sel.X)
+		if !ok {
+			return nil, false
+		}
+		switch {
+		case sel.Sel.Name == "Strict" && len(x.Args) == 0:
+			if b, ok := enc.(*base64.Encoding); ok {
+				return b.Strict(), true
+			}
+			return enc, true
+		case sel.Sel.Name == "WithPadding" && len(x.Args) == 1:
+			tv := e.g.info.Types[x.Args[0]]
+			if tv.Value == nil {
+				return nil, false
+			}
+			// NoPadding or StdPadding: another rune might be a brace,
+			// and WithPadding panics on some.
+			r, ok := constant.Int64Val(constant.ToInt(tv.Value))
+			if !ok || r != int64(base64.NoPadding) && r != int64(base64.StdPadding) {
+				return nil, false
+			}
+			switch enc := enc.(type) {
+			case *base64.Encoding:
+				return enc.WithPadding(rune(r)), true
+			case *base32.Encoding:
+				return enc.WithPadding(rune(r)), true
+			}
+		}
+	}
+	return nil, false
 }
 
 // namedAfter names an unknown encoding after its call: the key's text there is
