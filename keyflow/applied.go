@@ -22,9 +22,9 @@ import (
 // A call of a func-typed parameter is an unknown that names the parameter
 // and the identities of its arguments ("apply:$1" ...). At a call of the
 // function, the summary of the function passed there (a named function of
-// the package or a fact's, or a function literal written at the call)
-// gives its keys, with the call's values of those arguments in place of
-// its parameters.
+// the package, or a fact's) gives its keys, with the call's values of
+// those arguments in place of its parameters. A function literal passed
+// there is not followed.
 
 const (
 	applyPrefix = "apply:"
@@ -41,7 +41,7 @@ func (e *evaluator) paramApply(call *ast.CallExpr) (Value, bool) {
 	}
 	v, _ := e.g.info.Uses[id].(*types.Var)
 	p, ok := e.params[v]
-	if !ok || !strings.HasPrefix(p, "$") || strings.ContainsAny(p[1:], ".[") || p == "$recv" {
+	if !ok || !isParamID(p) {
 		return Value{}, false
 	}
 	var b strings.Builder
@@ -84,7 +84,7 @@ func (g *Engine) applied(e *evaluator, call *ast.CallExpr, p keyspace.Part, mode
 		}
 	}
 	var out []keyspace.Key
-	for _, r := range g.passedResults(e, fx, len(args)) {
+	for _, r := range g.passedResults(fx, len(args)) {
 		out = append(out, bindParams(r, args))
 		if len(out) > maxAlts {
 			return fresh
@@ -96,36 +96,20 @@ func (g *Engine) applied(e *evaluator, call *ast.CallExpr, p keyspace.Part, mode
 	return out
 }
 
-// litParam is the identity of a parameter of a function literal while its
-// results are read in its caller (passedResults): "λ0", "λ1", ...
+// litParam is the identity of a parameter of the function passed while
+// its results are bound to the call's values (passedResults): "λ0",
+// "λ1", ..., apart from the caller's own "$0".
 func litParam(i int) string { return "λ" + strconv.Itoa(i) }
 
-// passedResults returns the keys that the function expression fx returns,
-// in terms of its parameters litParam(0), ...: a function literal read in
-// the caller e, whose variables it sees, or a named function's summary,
-// whose own values are fresh.
-func (g *Engine) passedResults(e *evaluator, fx ast.Expr, nargs int) []keyspace.Key {
-	if lit, ok := ast.Unparen(fx).(*ast.FuncLit); ok {
-		return e.litKeys(lit, nargs)
-	}
+// passedResults returns the keys that the function fx names returns, in
+// terms of its parameters litParam(0), ...: its summary's, whose own
+// values are fresh.
+func (g *Engine) passedResults(fx ast.Expr, nargs int) []keyspace.Key {
 	fn, _ := g.info.Uses[IdentOf(fx)].(*types.Func)
 	if fn == nil || fn.Signature().Recv() != nil || fn.Signature().Params().Len() != nargs {
 		return nil
 	}
-	var results []keyspace.Key
-	if decl := g.decls[fn.Origin()]; decl != nil && decl.Body != nil {
-		s := g.summarize(decl)
-		if s.busy {
-			return nil
-		}
-		results = keysOf(s.Results)
-	} else {
-		var f KeyFunc
-		if !g.facts.ImportObjectFact(fn.Origin(), &f) {
-			return nil
-		}
-		results = f.Results
-	}
+	results := g.resultsOf(fn, 0)
 	out := make([]keyspace.Key, len(results))
 	for i, r := range results {
 		parts := slices.Clone(r.Parts)
@@ -143,36 +127,6 @@ func (g *Engine) passedResults(e *evaluator, fx ast.Expr, nargs int) []keyspace.
 		out[i] = keyspace.Key{Parts: parts}
 	}
 	return out
-}
-
-// litKeys returns the keys a function literal of the caller returns, its
-// parameters named litParam(i): the caller's variables it reads keep their
-// identities, as they hold one value at the call.
-func (e *evaluator) litKeys(lit *ast.FuncLit, nargs int) []keyspace.Key {
-	var params []*types.Var
-	for _, f := range lit.Type.Params.List {
-		for _, n := range f.Names {
-			v, _ := e.g.info.Defs[n].(*types.Var)
-			params = append(params, v)
-		}
-		if len(f.Names) == 0 {
-			params = append(params, nil)
-		}
-	}
-	if len(params) != nargs {
-		return nil
-	}
-	for i, v := range params {
-		if v != nil {
-			e.params[v] = litParam(i)
-			defer delete(e.params, v)
-		}
-	}
-	alts := e.litReturns(lit)
-	if len(alts) > maxAlts || allOpaque(alts) {
-		return nil
-	}
-	return keysOf(alts)
 }
 
 // paramIndex returns N of a parameter's identity "$N" or "λN", or -1.

@@ -13,8 +13,6 @@ import (
 	"go/types"
 	"net/url"
 	"strings"
-
-	"github.com/slotlint/slotlint/keyspace"
 )
 
 // Keys whose text is an encoding of a value:
@@ -150,11 +148,4 @@ func namedAfter(vs []Value, call *ast.CallExpr) []Value {
 		}
 	}
 	return vs
-}
-
-// derivedValue reports whether k is one value of a function of another
-// (evaluator.derived): "sha256($1)".
-func derivedValue(k keyspace.Key) bool {
-	p := k.Parts
-	return len(p) == 1 && p[0].Unknown && strings.HasSuffix(p[0].ID, ")") && strings.IndexByte(p[0].ID, '(') > 0
 }

@@ -317,14 +317,6 @@ func (e *evaluator) keys1(x ast.Expr) []Value {
 		return e.call(x)
 	case *ast.StarExpr:
 		return e.keys(x.X)
-	case *ast.SliceExpr:
-		// sum[:] of an array that a hash returned: its bytes, the hash's
-		// value. An array the code fills itself is not followed.
-		if _, ok := e.g.info.TypeOf(x.X).Underlying().(*types.Array); ok && x.Low == nil && x.High == nil {
-			if a := e.keys(x.X); len(a) == 1 && derivedValue(a[0].Key) {
-				return a
-			}
-		}
 	case *ast.IndexExpr:
 		if alts, ok := e.index(x); ok {
 			return alts

@@ -96,22 +96,6 @@ func (g *Engine) litResults(lit *ast.FuncLit) []keyspace.Key {
 		return nil
 	}
 	e := newEvaluator(g, &ast.FuncDecl{Name: ast.NewIdent("func"), Type: lit.Type, Body: lit.Body})
-	alts := e.litReturns(lit)
-	if len(alts) == 0 || len(alts) > maxAlts || allOpaque(alts) {
-		return nil
-	}
-	ks := make([]keyspace.Key, len(alts))
-	for i, a := range alts {
-		ks[i] = a.Key
-	}
-	g.lits[lit] = ks
-	return ks
-}
-
-// litReturns returns the values a function literal's return statements
-// give in its first result, as e evaluates them; those of the literals
-// inside it are theirs.
-func (e *evaluator) litReturns(lit *ast.FuncLit) []Value {
 	var alts []Value
 	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -124,5 +108,13 @@ func (e *evaluator) litReturns(lit *ast.FuncLit) []Value {
 		}
 		return true
 	})
-	return alts
+	if len(alts) == 0 || len(alts) > maxAlts || allOpaque(alts) {
+		return nil
+	}
+	ks := make([]keyspace.Key, len(alts))
+	for i, a := range alts {
+		ks[i] = a.Key
+	}
+	g.lits[lit] = ks
+	return ks
 }

@@ -499,22 +499,7 @@ func (g *Engine) summaryCall(e *evaluator, call *ast.CallExpr, fn *types.Func) (
 // summaryCallAt evaluates result i of a call to a function that returns
 // keys built from its arguments (key, loaded := keys(id): result 1).
 func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func, i int) ([]Value, bool) {
-	var results []keyspace.Key
-	if decl := g.decls[fn.Origin()]; decl != nil && decl.Body != nil {
-		s := g.summarize(decl)
-		if s.busy {
-			return nil, false
-		}
-		for _, r := range resultAt(s.Results, s.Later, i) {
-			results = append(results, r.Key)
-		}
-	} else {
-		var f KeyFunc
-		if !g.facts.ImportObjectFact(fn.Origin(), &f) {
-			return nil, false
-		}
-		results = resultAt(f.Results, f.Later, i)
-	}
+	results := g.resultsOf(fn, i)
 	if len(results) == 0 {
 		return nil, false
 	}
@@ -537,6 +522,24 @@ func (g *Engine) summaryCallAt(e *evaluator, call *ast.CallExpr, fn *types.Func,
 		return nil, false
 	}
 	return out, true
+}
+
+// resultsOf returns the keys of result i of fn, in terms of its
+// parameters: its summary's, or its KeyFunc fact's for a function of
+// another package; none while its summary is being made.
+func (g *Engine) resultsOf(fn *types.Func, i int) []keyspace.Key {
+	if decl := g.decls[fn.Origin()]; decl != nil && decl.Body != nil {
+		s := g.summarize(decl)
+		if s.busy {
+			return nil
+		}
+		return keysOf(resultAt(s.Results, s.Later, i))
+	}
+	var f KeyFunc
+	if !g.facts.ImportObjectFact(fn.Origin(), &f) {
+		return nil
+	}
+	return resultAt(f.Results, f.Later, i)
 }
 
 // inLoop reports whether n runs at each turn of a loop of the function,

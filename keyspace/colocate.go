@@ -207,30 +207,35 @@ func Colocate(keys ...Key) Colocation {
 // all. False when one value is said to hold a brace and to hold none: the
 // keys come from two branches of one check, never built together.
 func shareBraces(keys []Key) ([]Key, bool) {
-	none, held := map[string]bool{}, map[string]bool{}
+	var none, held map[string]bool
 	for _, k := range keys {
 		for _, p := range k.Parts {
-			if p.Unknown && p.ID != "" {
+			if p.Unknown && p.ID != "" && (p.NoBraces || p.Braced) {
+				if none == nil {
+					none, held = map[string]bool{}, map[string]bool{}
+				}
 				none[p.ID] = none[p.ID] || p.NoBraces
 				held[p.ID] = held[p.ID] || p.Braced
 			}
 		}
+	}
+	if none == nil {
+		return keys, true
 	}
 	for id := range none {
 		if none[id] && held[id] {
 			return nil, false
 		}
 	}
-	out := keys
+	// The callers' keys are left as they are: a key that changes is a
+	// copy.
+	out := slices.Clone(keys)
 	for i, k := range keys {
 		for j, p := range k.Parts {
 			if !p.Unknown || p.ID == "" || p.NoBraces == none[p.ID] && p.Braced == held[p.ID] {
 				continue
 			}
-			if &out[0] == &keys[0] {
-				out = slices.Clone(keys)
-			}
-			if &out[i].Parts[0] == &k.Parts[0] {
+			if len(out[i].Parts) > 0 && &out[i].Parts[0] == &k.Parts[0] {
 				out[i].Parts = slices.Clone(k.Parts)
 			}
 			out[i].Parts[j].NoBraces, out[i].Parts[j].Braced = none[p.ID], held[p.ID]

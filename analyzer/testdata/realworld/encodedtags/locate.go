@@ -4,8 +4,6 @@ package encodedtags
 import (
 	"context"
 	"encoding/base64"
-	"encoding/hex"
-	"net/url"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -44,24 +42,4 @@ func BindNode(ctx context.Context, rdb redis.UniversalClient, serviceName, uid, 
 // key and of the user's on the other.
 func BindNodeByID(ctx context.Context, rdb redis.UniversalClient, serviceName, uid, nodeID, epoch string) error {
 	return bindNode.Run(ctx, rdb, []string{nodeEpochKey(nodeID, serviceName), nodeKey(uid, serviceName)}, epoch, nodeID, 60000).Err() // want `EVALSHA keys "locate:node:epoch:\{<base64.RawURLEncoding.EncodeToString.*>\}:.*" \(hashtag .*\) and "locate:node:\{<base64.RawURLEncoding.EncodeToString.*\) may hash to different slots`
-}
-
-// The same with hex and URL escaping, which hold no brace either.
-func SessionPair(ctx context.Context, rdb redis.UniversalClient, token, user string) error {
-	tag := hex.EncodeToString([]byte(token))
-	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, "session:{"+tag+"}", user, 0)
-		p.Set(ctx, "session:{"+hex.EncodeToString([]byte(token))+"}:owner", url.QueryEscape(user), 0)
-		return nil
-	})
-	return err
-}
-
-func SessionPairOfTwo(ctx context.Context, rdb redis.UniversalClient, token, user string) error {
-	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { // want `MULTI/EXEC transaction keys .* may hash to different slots`
-		p.Set(ctx, "session:{"+hex.EncodeToString([]byte(token))+"}", user, 0)
-		p.Set(ctx, "session:{"+url.QueryEscape(user)+"}:owner", token, 0)
-		return nil
-	})
-	return err
 }

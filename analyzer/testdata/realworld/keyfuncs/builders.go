@@ -19,12 +19,12 @@ func (c *FeedCache) GetCards(ctx context.Context, videoIDs []int64) ([]any, erro
 }
 
 func (c *FeedCache) GetStats(ctx context.Context, videoIDs []int64) ([]any, error) {
-	return c.client.MGet(ctx, cacheKeys(videoIDs, func(id int64) string { return fmt.Sprintf("video:stat:v1:%d", id) })...).Result() // want `MGET keys built as "video:stat:v1:<videoID>" from different values may hash to different slots`
+	return c.client.MGet(ctx, cacheKeys(videoIDs, feedStatKey)...).Result() // want `MGET keys built as "video:stat:v1:<videoID>" from different values may hash to different slots`
 }
 
-// Fixed: the video IDs of one page under one hashtag, the page's.
-func (c *FeedCache) GetPageCards(ctx context.Context, page string, videoIDs []int64) ([]any, error) {
-	return c.client.MGet(ctx, cacheKeys(videoIDs, func(id int64) string { return fmt.Sprintf("video:card:v1:{%s}:%d", page, id) })...).Result()
+// Fixed: the cards under one hashtag, a slot of their own.
+func (c *FeedCache) GetCardsTagged(ctx context.Context, videoIDs []int64) ([]any, error) {
+	return c.client.MGet(ctx, cacheKeys(videoIDs, taggedCardKey)...).Result()
 }
 
 func cacheKeys(videoIDs []int64, build func(int64) string) []string {
@@ -36,3 +36,7 @@ func cacheKeys(videoIDs []int64, build func(int64) string) []string {
 }
 
 func feedCardKey(videoID int64) string { return fmt.Sprintf("video:card:v1:%d", videoID) }
+
+func feedStatKey(videoID int64) string { return fmt.Sprintf("video:stat:v1:%d", videoID) }
+
+func taggedCardKey(videoID int64) string { return fmt.Sprintf("video:card:v1:{cards}:%d", videoID) }
