@@ -110,7 +110,9 @@ import (
 //	               the first half, the IDs stored by a closure (argo.go);
 //	               a helper's keys copied by another helper into the
 //	               []interface{} a raw Do spreads (presence.go,
-//	               service-presence)
+//	               service-presence); a BITOP of names a helper fills by
+//	               index and joins into the destination (bitmaps.go,
+//	               zengzhengrong's tag)
 //	  scanned      keys read back with SCAN, its iterator and KEYS, and
 //	               the members of an index set (with go-redis, and with
 //	               redigo's redis.Values over Do("SMEMBERS", ...), and

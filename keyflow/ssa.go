@@ -836,7 +836,7 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 					}
 					continue
 				}
-				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) || w.after(r) {
+				if r == w.at || w.l.isKeySink(r) || appendMethod(&r.Call) || w.after(r) || stdReader(r) {
 					continue
 				}
 				out.open = true
@@ -893,6 +893,37 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 	}
 	c.add(out)
 	return c
+}
+
+// stdReaders are the standard library functions that read the elements of
+// the slices they take and write none of them, by their full name.
+var stdReaders = map[string]bool{
+	"strings.Join":          true,
+	"bytes.Join":            true,
+	"path.Join":             true,
+	"path/filepath.Join":    true,
+	"sort.SearchStrings":    true,
+	"slices.Contains":       true,
+	"slices.Index":          true,
+	"slices.Equal":          true,
+	"slices.Clone":          true,
+	"strings.EqualFold":     true,
+	"reflect.DeepEqual":     true,
+	"encoding/json.Marshal": true,
+}
+
+// stdReader reports whether c calls a function of stdReaders: a slice
+// that BITOP's destination joins, strings.Join(names, "_AND_"), still
+// holds the names its loop stored (zztag).
+func stdReader(c *ssa.Call) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn.Object() != nil && stdReaders[fn.Object().(*types.Func).FullName()]
 }
 
 // doubled returns n of a length 2*n, n*2 or n+n, or nil.
