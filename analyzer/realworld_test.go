@@ -214,7 +214,9 @@ import (
 //	               and GET patterns (sort.go), a rank passed to DEL
 //	               as a second key (sort.go); ZUNIONSTOREs whose key
 //	               count the code does not show, float64(max) or
-//	               len(keys) beside prefixed keys (zstore.go)
+//	               len(keys) beside prefixed keys (zstore.go); a
+//	               MULTI/EXEC of a request's user id and of that id with
+//	               a topic after it (history.go, mqttbot)
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a

@@ -219,13 +219,15 @@ func Prefixed(k keyspace.Key) bool {
 }
 
 // Derived reports whether a key that is nothing but one named value (a
-// field, a variable) is also part of another key of the groups, the value
-// with text around it: d.recordType and d.recordType + "_version_set" are
-// a key and one made from it, two keys that share a slot only when the
-// value holds a hashtag; m.Name and "redisson_lock__channel:{" + m.Name +
-// "}" share one only when it holds none.
+// field, a variable, a local value the function reads from a call it does
+// not follow) is also part of another key of the groups, the value with
+// text around it: d.recordType and d.recordType + "_version_set" are a key
+// and one made from it, two keys that share a slot only when the value
+// holds a hashtag, as are a request's user id and userID + "-" + topic;
+// m.Name and "redisson_lock__channel:{" + m.Name + "}" share one only when
+// it holds none.
 func Derived(k keyspace.Key, groups []Group) bool {
-	if len(k.Parts) != 1 || !k.Parts[0].Unknown || k.Parts[0].ID == "" || strings.Contains(k.Parts[0].ID, "@") {
+	if len(k.Parts) != 1 || !k.Parts[0].Unknown || k.Parts[0].ID == "" {
 		return false
 	}
 	for _, g := range groups {
