@@ -82,7 +82,8 @@ import (
 //	               id to another; a session's own key
 //	               beside the caller's in one DEL
 //	  onekey       a key list sent whole only where it holds one key
-//	  scriptruns   one script run from several places, each run checked
+//	  scriptruns   one script run from several places, each run checked,
+//	               its undeclared keys at each run (projects.go, samaritan)
 //	  ifacecache   a cache type handed out as another package's
 //	               interface, which its constructor returns; an adapter
 //	               that a queue keeps behind its own client interface and
@@ -184,7 +185,13 @@ import (
 //	               insights-bot)
 //	  configprefix keys under a configured prefix, in a package that
 //	               derives its prefixes with a hashtag and in one that
-//	               does not
+//	               does not; a store whose empty prefix defaults to a
+//	               constant with a hashtag, and one whose default has
+//	               none (defaulted, defaultplain; kthena)
+//	  pairslices   MSETs given one []interface{} or []string of keys and
+//	               values, in WATCH transactions; a message id made
+//	               inside the closure that uses it, in a variable declared
+//	               outside (team-dynamics)
 //	  configformat keys fmt.Sprintf makes from a configured format whose
 //	               default the code sets, popped in one BLPOP through a
 //	               Cmd(cmd, args...) helper (ouqiang/delay-queue)
@@ -216,7 +223,9 @@ import (
 //	               count the code does not show, float64(max) or
 //	               len(keys) beside prefixed keys (zstore.go); a
 //	               MULTI/EXEC of a request's user id and of that id with
-//	               a topic after it (history.go, mqttbot)
+//	               a topic after it (history.go, mqttbot); a MULTI/EXEC
+//	               whose error branches send DISCARD and return
+//	               (discard.go, pudding)
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a

@@ -149,8 +149,7 @@ func (c *checker) parseLibrary(ref keyflow.ScriptRef) *luacheck.Library {
 }
 
 // checkLua reports what luacheck finds in a script or a function of a
-// library (what names it in messages) for one run. The same finding about
-// one script is reported once, at the first call that finds it.
+// library (what names it in messages) for one run, through once.
 func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyflow.ScriptRef, what string, run *keyflow.ScriptRun, only map[string]bool) []diag {
 	lc := luacheck.Call{
 		KnownKeyCount: !run.KeysOpen,
@@ -178,13 +177,13 @@ func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyf
 
 // once is a finding about a script or library at a call, unless it was
 // reported at another call already. A finding about the script's text
-// (its syntax, its flags, a key it touches undeclared) has one fix, in the
-// script, and is reported once; one about the KEYS and ARGV of a run
-// (script-arity) is that run's own mistake, reported at each run that
-// makes it.
+// alone (its syntax, its flags) is reported once, where the script is
+// first met. One that fails a run (a key the script touches undeclared,
+// compared with that run's KEYS; the KEYS and ARGV it passes) is reported
+// at each run that makes it: each is a command that fails on a cluster.
 func (c *checker) once(call *ast.CallExpr, ref keyflow.ScriptRef, what string, f luacheck.Finding) (diag, bool) {
 	key := ref.Src + "\x00" + f.Message
-	if f.Category == luacheck.CategoryArity {
+	if f.Category != luacheck.CategorySyntax && f.Category != luacheck.CategoryFlags {
 		key += "\x00" + c.pass.Fset.Position(call.Pos()).String()
 	}
 	if c.lua.reported[key] {

@@ -443,9 +443,50 @@ func (g *Engine) connSites(s *Func, visit func(site *Site, c *connState)) {
 		case "MULTI":
 			c.tx = site.Tx
 		case "EXEC", "DISCARD":
-			*c = connState{}
+			if !g.endsBranch(s.Decl, site.Call) {
+				*c = connState{}
+			}
 		}
 	}
+}
+
+// endsBranch reports whether call, an EXEC or DISCARD, is sent in a branch
+// that leaves the function, as a DISCARD on an error is:
+//
+//	c.Send("MULTI")
+//	if err := c.Send("DEL", setKey); err != nil {
+//		c.Do("DISCARD")
+//		return err
+//	}
+//	c.Send("HMSET", hashKey, ...)
+//	c.Do("EXEC")
+//
+// The commands after the branch are on the transaction it did not end.
+func (g *Engine) endsBranch(decl *ast.FuncDecl, call *ast.CallExpr) bool {
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	// The nodes from decl.Body down to call.
+	var path []ast.Node
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
+			return false
+		}
+		path = append(path, n)
+		return n != call
+	})
+	slices.Reverse(path)
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			return n != decl.Body && Terminates(g.info, n, false)
+		case *ast.CaseClause:
+			return len(n.Body) > 0 && Terminates(g.info, n.Body[len(n.Body)-1], false)
+		}
+	}
+	return false
 }
 
 // A connVar is where a function keeps a connection: a variable, a field

@@ -225,7 +225,9 @@ func Prefixed(k keyspace.Key) bool {
 // and one made from it, two keys that share a slot only when the value
 // holds a hashtag, as are a request's user id and userID + "-" + topic;
 // m.Name and "redisson_lock__channel:{" + m.Name + "}" share one only when
-// it holds none.
+// it holds none, which a name the callers give may. A local value beside a
+// key whose hashtag it is, key and "{" + key + "}.foo", is not reported:
+// code that wraps its own value in braces takes it to hold none.
 func Derived(k keyspace.Key, groups []Group) bool {
 	if len(k.Parts) != 1 || !k.Parts[0].Unknown || k.Parts[0].ID == "" {
 		return false
@@ -233,9 +235,18 @@ func Derived(k keyspace.Key, groups []Group) bool {
 	for _, g := range groups {
 		for _, v := range g {
 			p := v.Key.Parts
-			if len(p) > 1 && HasShape(v.Key) && slices.ContainsFunc(p, func(q keyspace.Part) bool { return (keyspace.Key{Parts: []keyspace.Part{q}}).Equal(k) }) {
-				return true
+			if len(p) < 2 || !HasShape(v.Key) || !slices.ContainsFunc(p, func(q keyspace.Part) bool { return (keyspace.Key{Parts: []keyspace.Part{q}}).Equal(k) }) {
+				continue
 			}
+			if s := v.Key.Subject(); strings.Contains(k.Parts[0].ID, "@") && s.Kind == keyspace.SubjectTag && (keyspace.Key{Parts: s.Parts}).Equal(k) {
+				// "{" + key + "}.foo" beside key, a value the function
+				// reads itself: the value is the other key's hashtag, the
+				// slot of the value itself unless it holds a brace, which
+				// code that wraps it in braces does not expect. A name
+				// the callers give may hold one (a user's "lock:{u1}").
+				continue
+			}
+			return true
 		}
 	}
 	return false

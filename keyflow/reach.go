@@ -115,6 +115,17 @@ func (e *evaluator) reaches(v *types.Var, def, use token.Pos) bool {
 	if c < 0 || c+1 >= len(pd) || c+1 >= len(pu) {
 		return true
 	}
+	for _, n := range pu[c+1:] {
+		// A function literal around the use, not the assignment, that
+		// assigns v before the use on every path from its start: what v
+		// held before it ran is not what the use sees.
+		//
+		//	var id string
+		//	rdb.Watch(ctx, func(tx *redis.Tx) error { id = newID(); ... "a:"+id ... })
+		if fl, ok := n.(*ast.FuncLit); ok && e.assignsBefore(v, fl.Body, use) {
+			return false
+		}
+	}
 	for _, p := range [][]ast.Node{pd[c+1:], pu[c+1:]} {
 		for _, n := range p {
 			if _, ok := n.(*ast.FuncLit); ok {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
 )
@@ -454,9 +456,14 @@ func (g *Engine) selectKeys(e *evaluator, call *ast.CallExpr, sels []ruleset.Sel
 		case sel.PerElement() || sel.MapKeys:
 			keys, o := g.elemKeys(e, arg, sel)
 			groups, open = append(groups, keys...), open || o
-		case sel.Variadic && sel.Step == 2 && len(args) == sel.Param+1 && !call.Ellipsis.IsValid() && stringMap(g.info.TypeOf(arg)):
-			// MSet(ctx, map[string]interface{}{...}): go-redis sends the
-			// map's keys as the pairs' keys (TestMSetMap).
+		case sel.Variadic && sel.Step >= 2 && len(args) == sel.Param+1 && !call.Ellipsis.IsValid() && g.flattened(call, arg) == flatSlice:
+			// MSet(ctx, []interface{}{k1, v1, k2, v2}): the client sends
+			// the slice's elements as the pairs (TestMSetFlattened).
+			keys, o := sliceGroups(e, g.keySlice(e, call, arg), sel)
+			groups, open = append(groups, keys...), open || o
+		case sel.Variadic && sel.Step == 2 && len(args) == sel.Param+1 && !call.Ellipsis.IsValid() && g.flattened(call, arg) == flatMap:
+			// MSet(ctx, map[string]interface{}{...}): the client sends the
+			// map's keys as the pairs' keys (TestMSetFlattened).
 			keys, o := g.elemKeys(e, arg, ruleset.Selector{Param: sel.Param, MapKeys: true, Step: 1})
 			if o {
 				if p := e.mapParam(arg); p != "" {
@@ -543,10 +550,63 @@ func firstHalf(sl slice) ([]elem, bool) {
 	return sl.elems[:n/2], true
 }
 
-// stringMap reports whether t is a map with string keys.
-func stringMap(t types.Type) bool {
-	m, ok := t.Underlying().(*types.Map)
-	return ok && isStringType(m.Key())
+// What a client makes of the only argument of a variadic pairs parameter.
+const (
+	flatNone  = iota // one argument, sent as it is
+	flatSlice        // its elements are the pairs
+	flatMap          // its keys and values are the pairs
+)
+
+// flattened says whether the client that call goes to spreads arg, the
+// only argument of a pairs parameter, into the pairs: when the client's
+// rules list arg's form in flattens (go-redis's appendArgs, whose type
+// switch matches those exact types, and no named type).
+func (g *Engine) flattened(call *ast.CallExpr, arg ast.Expr) int {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return flatNone
+	}
+	c := g.rules.ClientOf(fn.Pkg().Path())
+	form := flatForm(g.info.TypeOf(arg))
+	if c == nil || form == "" || !slices.Contains(c.Flattens, form) {
+		return flatNone
+	}
+	if strings.HasPrefix(form, "map") {
+		return flatMap
+	}
+	return flatSlice
+}
+
+// flatForm names t as a form of ruleset.FlatForms, or "": []string,
+// []interface{}, map[string]interface{}, map[string]string, none of them
+// a named type nor of named elements.
+func flatForm(t types.Type) string {
+	str := func(t types.Type) bool {
+		b, ok := types.Unalias(t).(*types.Basic)
+		return ok && b.Kind() == types.String
+	}
+	empty := func(t types.Type) bool {
+		i, ok := types.Unalias(t).(*types.Interface)
+		return ok && i.Empty()
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Slice:
+		switch {
+		case str(t.Elem()):
+			return "[]string"
+		case empty(t.Elem()):
+			return "[]interface{}"
+		}
+	case *types.Map:
+		switch {
+		case !str(t.Key()):
+		case empty(t.Elem()):
+			return "map[string]interface{}"
+		case str(t.Elem()):
+			return "map[string]string"
+		}
+	}
+	return ""
 }
 
 // elemKeys returns the keys that N[].F, N[][K] or N{} pick out of a slice

@@ -1,6 +1,8 @@
 package keyflow
 
 import (
+	"go/constant"
+	"go/types"
 	"strings"
 
 	"github.com/slotlint/slotlint/keyspace"
@@ -29,13 +31,20 @@ import (
 
 // TaggedPrefix reports whether a function of the package returns a key
 // prefix with a hashtag: literal text and values whose braces close, with
-// nothing after the closing '}' but separators.
+// nothing after the closing '}' but separators; or whether a constant of
+// the package is one, the default that a store puts in place of an empty
+// configured prefix:
+//
+//	const DefaultKeyPrefix = "kthena:batch:{b}:"
 func (g *Engine) TaggedPrefix() bool {
 	if g.tagged != nil {
 		return *g.tagged
 	}
-	tagged := false
+	tagged := g.taggedConst()
 	for fn, decl := range g.decls {
+		if tagged {
+			break
+		}
 		sig := fn.Signature()
 		if decl.Body == nil || sig.Results().Len() != 1 || !isStringType(sig.Results().At(0).Type()) {
 			continue
@@ -55,6 +64,22 @@ func (g *Engine) TaggedPrefix() bool {
 	}
 	g.tagged = &tagged
 	return tagged
+}
+
+// taggedConst reports whether a string constant of the package is a key
+// prefix with a hashtag.
+func (g *Engine) taggedConst() bool {
+	scope := g.pkg.Scope()
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok || c.Val().Kind() != constant.String {
+			continue
+		}
+		if taggedPrefix(keyspace.Lit(constant.StringVal(c.Val()))) {
+			return true
+		}
+	}
+	return false
 }
 
 // taggedPrefix reports whether k is a prefix with a hashtag:

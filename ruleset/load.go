@@ -67,7 +67,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls", "node-clients"}
+	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls", "node-clients", "flattens"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys", "value"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
@@ -643,6 +643,16 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 		if ne, ok := f["node-clients"]; ok {
 			c.NodeClients = l.names(ne.val, "node-clients of "+what, methodNameRE, "a method such as Client.Nodes")
 		}
+		if fe, ok := f["flattens"]; ok {
+			forms, nodes := l.strList(fe.val, "flattens of "+what)
+			for i, form := range forms {
+				if !slices.Contains(FlatForms, form) {
+					l.errf(nodes[i], "flattens of %s names %q; the forms are %s", what, form, strings.Join(FlatForms, ", "))
+					continue
+				}
+				c.Flattens = append(c.Flattens, form)
+			}
+		}
 		if me, ok := f["methods"]; ok {
 			for _, me := range l.mapping(me.val, "the methods of "+what, "method names to method rules") {
 				mname := me.key.Value
@@ -1156,7 +1166,7 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs), NodeClients: slices.Clone(c.NodeClients)}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs), NodeClients: slices.Clone(c.NodeClients), Flattens: slices.Clone(c.Flattens)}
 		if c.Options != nil {
 			n.Options = maps.Clone(c.Options)
 		}
@@ -1189,6 +1199,9 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		}
 		if len(oc.NodeClients) > 0 {
 			c.NodeClients = slices.Clone(oc.NodeClients)
+		}
+		if len(oc.Flattens) > 0 {
+			c.Flattens = slices.Clone(oc.Flattens)
 		}
 		for k, v := range oc.Options {
 			if c.Options == nil {

@@ -142,7 +142,15 @@ type Client struct {
 	// node of a cluster ("Client.Nodes"): a command sent on one of those
 	// reaches its node, as a keyspace-wide command must be sent to each.
 	NodeClients []string
+	// Flattens are the forms of one argument ("[]string", "[]interface{}",
+	// "map[string]interface{}", "map[string]string") that the library
+	// spreads into a variadic pairs parameter when it is the only one
+	// (go-redis's appendArgs): MSet(ctx, []interface{}{k1, v1, k2, v2}).
+	Flattens []string
 }
+
+// FlatForms are the forms a client's Flattens may name.
+var FlatForms = []string{"[]string", "[]interface{}", "map[string]interface{}", "map[string]string"}
 
 // Options are the fields of a client's option struct that decide what
 // its constructor builds.

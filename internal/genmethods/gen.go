@@ -37,6 +37,9 @@ type Client struct {
 	// functions that parse a URL into a cluster client's options.
 	Options     [][2]string
 	ClusterURLs []string
+	// Flattens are the forms of one argument that the client spreads into
+	// a pairs parameter (rules.yaml's flattens): appendArgs's type switch.
+	Flattens []string
 	// Specials are this client's own specials, beside those of every
 	// go-redis (specials).
 	Specials []special
@@ -75,22 +78,26 @@ var Clients = []Client{
 		SplitWith:   []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"},
 		Options:     [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, cluster: IsClusterMode, sentinel: MasterName, constructor: NewUniversalClient}"}},
 		ClusterURLs: []string{"ParseClusterURL"},
+		Flattens:    ruleset.FlatForms,
 	},
 	{
 		Name: "go-redis v8", Path: "github.com/go-redis/redis/v8", Types: goRedisTypes,
-		Options: [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, sentinel: MasterName, constructor: NewUniversalClient}"}},
+		Options:  [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, sentinel: MasterName, constructor: NewUniversalClient}"}},
+		Flattens: ruleset.FlatForms,
 	},
 	// v7 and v6 have v8's API without contexts: their parameters count
 	// from 0 at the first one after the receiver, so every selector is one
-	// less than v8's for the same method.
-	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes},
+	// less than v8's for the same method. Their appendArgs spreads fewer
+	// forms of a single argument: v7 a []string or a map[string]interface{},
+	// v6 a []string (internal/matrix's TestMSetFlattened).
+	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes, Flattens: []string{"[]string", "map[string]interface{}"}},
 	//
 	// v6's Tx.Pipeline and Tx.Pipelined queue in MULTI/EXEC, as
 	// TxPipelined does ("Pipelined executes commands queued in the fn in a
 	// transaction"); from v7 on they send a plain pipeline.
 	// internal/matrix's TestTxPipelinedOfWatch shows both on a live
 	// cluster.
-	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes, Specials: []special{
+	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes, Flattens: []string{"[]string"}, Specials: []special{
 		sp("Tx.Pipelined", "", ruleset.KindTxPipelined, "", 1, nil, ""),
 		sp("Tx.Pipeline", "", ruleset.KindTxPipeline, "", -1, nil, ""),
 	}},
@@ -1049,6 +1056,13 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Client.ClusterURLs) > 0 {
 			fmt.Fprintf(&b, "    cluster-urls: [%s]\n", strings.Join(t.Client.ClusterURLs, ", "))
+		}
+		if len(t.Client.Flattens) > 0 {
+			forms := make([]string, len(t.Client.Flattens))
+			for i, f := range t.Client.Flattens {
+				forms[i] = strconv.Quote(f)
+			}
+			fmt.Fprintf(&b, "    flattens: [%s]\n", strings.Join(forms, ", "))
 		}
 		b.WriteString("    methods:\n")
 		for _, m := range t.Methods {

@@ -10,7 +10,7 @@ import (
 // Origin: jkratz55/redis-cache (cache.go, Cache.MSet): a cache library's
 // MSet marshals each value of the caller's map into a map of its own and
 // hands that map to go-redis's MSet, which sends the map's keys as the
-// pairs' keys in one MSET (TestMSetMap): the caller's keys, of any slot.
+// pairs' keys in one MSET (TestMSetFlattened): the caller's keys, of any slot.
 type MapCache struct {
 	redis redis.UniversalClient
 }

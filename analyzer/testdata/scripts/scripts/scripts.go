@@ -82,7 +82,7 @@ func (q *queue) loaded(ctx context.Context, name string) {
 		return
 	}
 	q.rdb.EvalSha(ctx, sha, []string{"emq:{" + name + "}:job:1", "emq:{" + name + "}:pending"}, "1", "{}", name) // want `script enqueueFixed line 4: KEYS\[3\]`
-	q.rdb.Do(ctx, "EVAL", enqueueScript, 2, "emq:{"+name+"}:job:1", "emq:{"+name+"}:pending", "1", "{}", name)
+	q.rdb.Do(ctx, "EVAL", enqueueScript, 2, "emq:{"+name+"}:job:1", "emq:{"+name+"}:pending", "1", "{}", name)   // want `script enqueueScript line 5: redis.call\("SADD", "emq:queues", ARGV\[3\]\) touches a key not declared in KEYS`
 }
 
 func (q *queue) loadedByScript(ctx context.Context, name string) {
