@@ -123,6 +123,8 @@ import (
 //	               and returns; KEYS's reply filtered in a loop; the
 //	               keys a radix Scanner fills in through &key (radixscan.go);
 //	               a raw KEYS's reply deleted in one DEL (pushsum.go);
+//	               pages of a SCAN under an event's hashtag, its prefix a
+//	               method of a helper's result (purge/purge.go, holdfast);
 //	               SCAN pages of the patterns a helper's callers give,
 //	               each deleted in one DEL (bypattern.go); the keys of
 //	               a pattern that another module's caller gives, listed

@@ -1980,13 +1980,20 @@ func globKeys(pats []Value, id string) ([]Value, bool) {
 
 // globKey returns the key that stands for those a glob pattern matches:
 // its literal text, with an unknown for each run of wildcards (*, ?,
-// [...]); the pattern's unknown parts stay unknown. A pattern with an
-// escape, or no literal text, gives none.
+// [...]); the pattern's unknown parts stay unknown, each one value in
+// every key of the reply. A pattern with an escape, or no literal text,
+// gives none.
 func globKey(pat keyspace.Key, id string) (keyspace.Key, bool) {
 	var parts []keyspace.Key
 	n := 0
-	for _, p := range pat.Parts {
+	for i, p := range pat.Parts {
 		if p.Unknown {
+			if p.ID == "" {
+				// A value of the pattern that has no identity of its own
+				// (keysFor(eventID).prefix() + "*") is one value in every
+				// key of the reply: the pattern is sent once.
+				p.ID = fmt.Sprintf("pattern:%s.%d", id, i)
+			}
 			parts = append(parts, keyspace.Key{Parts: []keyspace.Part{p}})
 			continue
 		}
