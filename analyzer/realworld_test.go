@@ -227,7 +227,8 @@ import (
 //	               MULTI/EXEC of a request's user id and of that id with
 //	               a topic after it (history.go, mqttbot); a MULTI/EXEC
 //	               whose error branches send DISCARD and return
-//	               (discard.go, pudding)
+//	               (discard.go, pudding); a script whose Lua formats in
+//	               a configured size with %d (sizedqueue.go, bifrost)
 //	  intervals    keys a helper makes, fills by index and returns, read
 //	               by a NewScript(-1) script with Add(len(keys)).AddFlat(keys)
 //	               and by a MULTI/EXEC that ranges over them; SREM of a

@@ -342,7 +342,10 @@ func (g *Engine) replacerScript(e *evaluator, call *ast.CallExpr, name string) (
 // constant template whose verbs are all %s, %v or %d, each given a
 // script source or constant text the package holds, or an integer
 // constant (goharbor/harbor's job service puts its shared Lua functions
-// and its keys per job into its scripts so).
+// and its keys per job into its scripts so). A number or a bool known
+// only at run time (%d of a configured queue size, %t of a flag: meitu's
+// bifrost) is a Lua name, _fmt_N for the Nth argument, where the script
+// still parses with it.
 func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) (ScriptRef, bool) {
 	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() != "Sprintf" || len(call.Args) == 0 || call.Ellipsis.IsValid() {
@@ -363,11 +366,18 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 	defer delete(g.formatting, call)
 	var b strings.Builder
 	args := call.Args[1:]
-	used := 0
+	used, holes := 0, 0
 	ok := walkFormat(constant.StringVal(tv.Value), len(args), func(s string) { b.WriteString(s) }, func(i int, verb byte) bool {
 		used = i + 1
 		if v := g.info.Types[args[i]].Value; v != nil && v.Kind() == constant.Int && (verb == 'd' || verb == 'v') {
 			b.WriteString(v.ExactString())
+			return true
+		}
+		if t, ok := g.info.TypeOf(args[i]).Underlying().(*types.Basic); ok && (t.Info()&types.IsInteger != 0 && (verb == 'd' || verb == 'v') || t.Info()&types.IsBoolean != 0 && (verb == 't' || verb == 'v')) {
+			// A number or a bool the code formats in at run time
+			// (index%%%d of a configured size): a Lua name stands for it.
+			holes++
+			fmt.Fprintf(&b, "_fmt_%d", i+1)
 			return true
 		}
 		part, ok := g.scriptOf(e, args[i], name)
@@ -378,6 +388,11 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 		return verb == 's' || verb == 'v'
 	})
 	if !ok || used != len(args) {
+		return ScriptRef{}, false
+	}
+	if _, err := luacheck.Parse(name, b.String()); holes > 0 && err != nil {
+		// A name where a number goes does not parse there: the syntax
+		// error would be slotlint's, not the script's.
 		return ScriptRef{}, false
 	}
 	return ScriptRef{Name: name, Src: b.String(), Pos: call.Pos()}, true
