@@ -138,6 +138,7 @@ func checkPackage(pass *analysis.Pass, rules *ruleset.Rules, flow *keyflow.Engin
 			parsed:    map[string]*luacheck.Script{},
 			libParsed: map[string]*luacheck.Library{},
 			reported:  map[string]bool{},
+			texts:     map[string]bool{},
 			ran:       map[string]bool{},
 		},
 	}

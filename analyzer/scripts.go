@@ -23,8 +23,10 @@ import (
 type luaState struct {
 	parsed    map[string]*luacheck.Script
 	libParsed map[string]*luacheck.Library
-	// reported dedupes findings about one script reported at several calls.
+	// reported dedupes findings about one script reported at several calls;
+	// texts holds each finding's script and message, wherever reported.
 	reported map[string]bool
+	texts    map[string]bool
 	// exported holds the sources of the scripts the package exports in
 	// facts; nil until exportedScript reads them.
 	exported map[string]bool
@@ -90,7 +92,10 @@ func (c *checker) scripts(site *keyflow.Site) []diag {
 func (c *checker) flushUnrun() []diag {
 	var out []diag
 	for _, u := range c.lua.unrun {
-		if c.lua.ran[u.ref.Src] {
+		if c.lua.ran[u.ref.Src] || c.lua.texts[u.ref.Src+"\x00"+u.f.Message] {
+			// Run where slotlint sees it, or the same finding reported
+			// at a run that reaches the script another way (EVALSHA of
+			// its digest).
 			continue
 		}
 		if d, ok := c.once(u.call, u.ref, "script", u.f); ok {
@@ -183,6 +188,7 @@ func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyf
 // at each run that makes it: each is a command that fails on a cluster.
 func (c *checker) once(call *ast.CallExpr, ref keyflow.ScriptRef, what string, f luacheck.Finding) (diag, bool) {
 	key := ref.Src + "\x00" + f.Message
+	c.lua.texts[key] = true
 	if f.Category != luacheck.CategorySyntax && f.Category != luacheck.CategoryFlags {
 		key += "\x00" + c.pass.Fset.Position(call.Pos()).String()
 	}
