@@ -172,7 +172,7 @@ func Colocate(keys ...Key) Colocation {
 				return Colocation{
 					Verdict: Different,
 					Reason:  fmt.Sprintf("keys %s and %s hash to different slots", describe(keys[r], subjects[r]), describe(keys[i], subjects[i])),
-					Fix:     "give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[r], keys[i])),
+					Fix:     emptyTagNote(keys[r], keys[i]) + "give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[r], keys[i])),
 					Pair:    [2]int{r, i},
 				}
 			case Maybe:
@@ -195,7 +195,7 @@ func Colocate(keys ...Key) Colocation {
 	return Colocation{
 		Verdict: Maybe,
 		Reason:  fmt.Sprintf("keys %s and %s may hash to different slots", describe(keys[a], subjects[a]), describe(keys[b], subjects[b])),
-		Fix:     "no common hashtag proves they share one; give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[a], keys[b])),
+		Fix:     "no common hashtag proves they share one; " + emptyTagNote(keys[a], keys[b]) + "give them a common hashtag such as " + strconv.Quote(SuggestTag(keys[a], keys[b])),
 		Pair:    maybePair,
 	}
 }
@@ -421,6 +421,14 @@ func SuggestTag(keys ...Key) string {
 			return "{" + Key{Parts: s.Parts}.String() + "}"
 		}
 	}
+	// The keys' own text, without the braces of an empty "{}", which a
+	// tag's content cannot hold ("{}:a" and "{}:b" suggest "{a}", not
+	// "{{}}").
+	var bare []Key
+	for _, k := range keys {
+		bare = append(bare, k.withoutBraces())
+	}
+	keys = bare
 	if len(keys) == 0 {
 		return "{tag}"
 	}
@@ -449,7 +457,46 @@ func SuggestTag(keys ...Key) string {
 			return "{" + strings.Trim(s, "{}") + "}"
 		}
 	}
-	return "{" + strings.Trim(segs[0][0], "{}") + "}"
+	for _, s := range segs[0] {
+		if s != "" {
+			return "{" + s + "}"
+		}
+	}
+	return "{tag}"
+}
+
+// withoutBraces is k with the braces of its literal text removed.
+func (k Key) withoutBraces() Key {
+	out := Key{Choices: k.Choices}
+	for _, p := range k.Parts {
+		if !p.Unknown {
+			p.Lit = strings.NewReplacer("{", "", "}", "").Replace(p.Lit)
+		}
+		out.Parts = append(out.Parts, p)
+	}
+	return out
+}
+
+// emptyTagNote says, when a key's first brace opens an empty "{}", that
+// Redis takes it for no hashtag; "" otherwise.
+func emptyTagNote(keys ...Key) string {
+	for _, k := range keys {
+		for _, p := range k.Parts {
+			if p.Unknown {
+				if p.mayOpen() {
+					break
+				}
+				continue
+			}
+			if i := strings.IndexByte(p.Lit, '{'); i >= 0 {
+				if strings.HasPrefix(p.Lit[i:], "{}") {
+					return `an empty "{}" is no hashtag (Redis hashes the whole key); `
+				}
+				break
+			}
+		}
+	}
+	return ""
 }
 
 // beforeHoles returns, when every key is written alike, the segments

@@ -34,6 +34,23 @@ func TestColocate(t *testing.T) {
 			fix:    `give them a common hashtag such as "{sku123}"`,
 		},
 		{name: "fixed watch", keys: []Key{Lit("inventory:{sku123}"), Lit("order:{sku123}:456")}, want: Same},
+		{
+			// Redis ignores an empty "{}" and hashes the whole key, a
+			// later "{u}" too (clustercheck's TestVerifyParity checks "{}{a}"
+			// live); the suggested tag holds no brace of the keys.
+			name:   "empty hashtag",
+			keys:   []Key{Lit("{}{u}:a"), Lit("{}{u}:b")},
+			want:   Different,
+			reason: `keys "{}{u}:a" (slot 1880) and "{}{u}:b" (slot 14139) hash to different slots`,
+			fix:    `an empty "{}" is no hashtag (Redis hashes the whole key); give them a common hashtag such as "{u}"`,
+		},
+		{
+			name:   "empty hashtag alone",
+			keys:   []Key{Lit("{}:a"), Lit("{}:b")},
+			want:   Different,
+			reason: `keys "{}:a" (slot 4330) and "{}:b" (slot 8329) hash to different slots`,
+			fix:    `an empty "{}" is no hashtag (Redis hashes the whole key); give them a common hashtag such as "{a}"`,
+		},
 		{name: "untagged key equals a tag", keys: []Key{Lit("ingress"), Lit("{ingress}_x"), Lit("{ingress}:y")}, want: Same},
 		{name: "one key", keys: []Key{v("a")}, want: Same},
 		{name: "no keys", want: Same},
