@@ -466,15 +466,7 @@ func (g *Engine) endsBranch(decl *ast.FuncDecl, call *ast.CallExpr) bool {
 	if decl == nil || decl.Body == nil {
 		return false
 	}
-	// The nodes from decl.Body down to call.
-	var path []ast.Node
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
-			return false
-		}
-		path = append(path, n)
-		return n != call
-	})
+	path := pathIn(decl.Body, call.Pos())
 	slices.Reverse(path)
 	for _, n := range path {
 		switch n := n.(type) {

@@ -88,18 +88,24 @@ func (e *evaluator) pathTo(pos token.Pos) []ast.Node {
 	if p, ok := e.paths[pos]; ok {
 		return p
 	}
+	path := pathIn(e.decl.Body, pos)
+	if e.paths == nil {
+		e.paths = map[token.Pos][]ast.Node{}
+	}
+	e.paths[pos] = path
+	return path
+}
+
+// pathIn returns the nodes of body that enclose pos, from body down.
+func pathIn(body *ast.BlockStmt, pos token.Pos) []ast.Node {
 	var path []ast.Node
-	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil || pos < n.Pos() || pos >= n.End() {
 			return false
 		}
 		path = append(path, n)
 		return true
 	})
-	if e.paths == nil {
-		e.paths = map[token.Pos][]ast.Node{}
-	}
-	e.paths[pos] = path
 	return path
 }
 

@@ -390,10 +390,12 @@ func (g *Engine) formattedScript(e *evaluator, call *ast.CallExpr, name string) 
 	if !ok || used != len(args) {
 		return ScriptRef{}, false
 	}
-	if _, err := luacheck.Parse(name, b.String()); holes > 0 && err != nil {
-		// A name where a number goes does not parse there: the syntax
-		// error would be slotlint's, not the script's.
-		return ScriptRef{}, false
+	if holes > 0 {
+		if _, err := luacheck.Parse(name, b.String()); err != nil {
+			// A name where a number goes does not parse there: the
+			// syntax error would be slotlint's, not the script's.
+			return ScriptRef{}, false
+		}
 	}
 	return ScriptRef{Name: name, Src: b.String(), Pos: call.Pos()}, true
 }

@@ -40,11 +40,15 @@ func (g *Engine) TaggedPrefix() bool {
 	if g.tagged != nil {
 		return *g.tagged
 	}
-	tagged := g.taggedConst()
+	tagged := g.taggedConst() || g.taggedFunc()
+	g.tagged = &tagged
+	return tagged
+}
+
+// taggedFunc reports whether a function of the package returns only key
+// prefixes with a hashtag.
+func (g *Engine) taggedFunc() bool {
 	for fn, decl := range g.decls {
-		if tagged {
-			break
-		}
 		sig := fn.Signature()
 		if decl.Body == nil || sig.Results().Len() != 1 || !isStringType(sig.Results().At(0).Type()) {
 			continue
@@ -58,12 +62,10 @@ func (g *Engine) TaggedPrefix() bool {
 			all = all && taggedPrefix(r.Key)
 		}
 		if all {
-			tagged = true
-			break
+			return true
 		}
 	}
-	g.tagged = &tagged
-	return tagged
+	return false
 }
 
 // taggedConst reports whether a string constant of the package is a key

@@ -421,9 +421,9 @@ func SuggestTag(keys ...Key) string {
 			return "{" + Key{Parts: s.Parts}.String() + "}"
 		}
 	}
-	// The keys' own text, without the braces of an empty "{}", which a
-	// tag's content cannot hold ("{}:a" and "{}:b" suggest "{a}", not
-	// "{{}}").
+	// No key has a hashtag: the keys' own text, without their braces,
+	// which a tag's content cannot hold ("{}:a" and "{}:b" suggest "{a}",
+	// not "{{}}").
 	var bare []Key
 	for _, k := range keys {
 		bare = append(bare, k.withoutBraces())
@@ -454,7 +454,7 @@ func SuggestTag(keys ...Key) string {
 	}
 	for _, s := range segs[0] {
 		if idLike(s) {
-			return "{" + strings.Trim(s, "{}") + "}"
+			return "{" + s + "}"
 		}
 	}
 	for _, s := range segs[0] {
