@@ -47,7 +47,7 @@ func (c *checker) cluster(site *keyflow.Site) []diag {
 			pos:      site.Call.Pos(),
 			end:      site.Call.End(),
 			category: checks.KeyspaceWide,
-			message:  fmt.Sprintf("%s on %s, a client that may be a cluster, %s one node's keys only, with no error; %s", site.Command, clientName(site.Call), keyspaceVerb(cmd), walkMasters(site.Callee)),
+			message:  fmt.Sprintf("%s on %s, a client that may be a cluster, %s one node's keys only, with no error; %s", site.Command, clientName(site.Call), keyspaceVerb(cmd), walkMasters(c.rules, site.Callee, cmd)),
 		})
 	}
 	if m := site.Method; m != nil && m.Kind == ruleset.KindWatch && m.NeedsKeys && site.Tx != nil && len(site.Tx.Watched) == 0 && !site.Tx.WatchedOpen && !c.perNode(site.Call) {
@@ -379,20 +379,19 @@ func keyspaceVerb(cmd *ruleset.Command) string {
 }
 
 // walkMasters says how to reach every master with the client that the
-// callee belongs to.
-func walkMasters(callee *types.Func) string {
-	path := ""
+// callee belongs to (its rules' every-master), and for a command that
+// lists keys, how to need no listing.
+func walkMasters(rules *ruleset.Rules, callee *types.Func, cmd *ruleset.Command) string {
+	how := "run it on every master"
 	if callee != nil && callee.Pkg() != nil {
-		path = callee.Pkg().Path()
+		if c := rules.ClientOf(callee.Pkg().Path()); c != nil && c.EveryMaster != "" {
+			how += " with " + c.EveryMaster
+		}
 	}
-	switch {
-	case strings.Contains(path, "rueidis") || strings.Contains(path, "valkey"):
-		return "send it to every master with the per-node clients of Nodes(), or keep the keys you list in a set under one hashtag"
-	case strings.Contains(path, "redigo") || strings.Contains(path, "radix"):
-		// redigo and radix: one connection (or a node's client) to each.
-		return "send it on a connection to each master, or keep the keys you list in a set under one hashtag"
+	if cmd.IsWrite() {
+		return how
 	}
-	return "run it on every master with ForEachMaster on the *redis.ClusterClient, or keep the keys you list in a set under one hashtag"
+	return how + ", or keep the keys you list in a set under one hashtag"
 }
 
 // clientName is how a message names the client a call is made on.

@@ -67,7 +67,7 @@ func (e *RulesError) err() error {
 
 var (
 	topFields     = []string{"version", "target", "checks", "families", "groups", "wrappers", "safe-writes", "member-replies", "clients", "commands"}
-	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls", "node-clients", "flattens"}
+	clientFields  = []string{"packages", "methods", "types", "split-with", "options", "cluster-urls", "node-clients", "every-master", "flattens"}
 	optionFields  = []string{"db", "addrs", "cluster", "sentinel", "constructor"}
 	methodFields  = []string{"command", "kind", "keys", "patterns", "args", "script", "fn", "db", "reply", "needs-keys", "value"}
 	commandFields = []string{"arity", "flags", "split", "policy", "keyspace-wide", "keys"}
@@ -643,6 +643,9 @@ func (l *loader) clients(r *Rules, n *yaml.Node) {
 		if ne, ok := f["node-clients"]; ok {
 			c.NodeClients = l.names(ne.val, "node-clients of "+what, methodNameRE, "a method such as Client.Nodes")
 		}
+		if me, ok := f["every-master"]; ok {
+			c.EveryMaster, _ = l.str(me.val, "every-master of "+what)
+		}
 		if fe, ok := f["flattens"]; ok {
 			forms, nodes := l.strList(fe.val, "flattens of "+what)
 			for i, form := range forms {
@@ -1166,7 +1169,7 @@ func (r *Rules) Merge(over *Rules) *Rules {
 	m.Groups = mergeNamed(r.Groups, over.Groups, func(g *Group) string { return g.Name })
 	m.Wrappers = mergeNamed(r.Wrappers, over.Wrappers, func(w *Wrapper) string { return w.Func })
 	copyClient := func(c *Client) *Client {
-		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs), NodeClients: slices.Clone(c.NodeClients), Flattens: slices.Clone(c.Flattens)}
+		n := &Client{Name: c.Name, Packages: slices.Clone(c.Packages), Methods: map[string]*Method{}, SplitWith: slices.Clone(c.SplitWith), ClusterURLs: slices.Clone(c.ClusterURLs), NodeClients: slices.Clone(c.NodeClients), EveryMaster: c.EveryMaster, Flattens: slices.Clone(c.Flattens)}
 		if c.Options != nil {
 			n.Options = maps.Clone(c.Options)
 		}
@@ -1199,6 +1202,9 @@ func (r *Rules) Merge(over *Rules) *Rules {
 		}
 		if len(oc.NodeClients) > 0 {
 			c.NodeClients = slices.Clone(oc.NodeClients)
+		}
+		if oc.EveryMaster != "" {
+			c.EveryMaster = oc.EveryMaster
 		}
 		if len(oc.Flattens) > 0 {
 			c.Flattens = slices.Clone(oc.Flattens)

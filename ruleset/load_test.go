@@ -609,8 +609,9 @@ func TestSplitWith(t *testing.T) {
 
 // options and cluster-urls say which option structs and URL functions make
 // a client that drops its database, and node-clients which methods return
-// a client of each node, kept through a merge and laid over by an
-// override; a missing or bad field is an error at its place.
+// a client of each node and every-master how to reach every master, kept
+// through a merge and laid over by an override; a missing or bad field is
+// an error at its place.
 func TestClientOptions(t *testing.T) {
 	base, err := ParseRules("base.yaml", []byte(`version: 1
 clients:
@@ -619,11 +620,15 @@ clients:
     options: {Opts: {db: DB, addrs: Addrs, cluster: Cluster, sentinel: Master, constructor: New}}
     cluster-urls: [ParseURL]
     node-clients: [Client.Nodes]
+    every-master: "the clients of Nodes()"
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := base.ClientOf("example.com/lib")
+	if c.EveryMaster != "the clients of Nodes()" {
+		t.Errorf("EveryMaster = %q", c.EveryMaster)
+	}
 	if !reflect.DeepEqual(c.NodeClients, []string{"Client.Nodes"}) {
 		t.Errorf("NodeClients = %q", c.NodeClients)
 	}
@@ -637,6 +642,7 @@ clients:
 clients:
   lib:
     options: {Other: {db: Index, addrs: Hosts, constructor: Dial}}
+    every-master: ForEach on the cluster
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -645,8 +651,11 @@ clients:
 	if len(m.Options) != 2 || m.Options["Opts"] == nil || m.Options["Other"].DB != "Index" || !reflect.DeepEqual(m.ClusterURLs, []string{"ParseURL"}) || !reflect.DeepEqual(m.NodeClients, []string{"Client.Nodes"}) {
 		t.Errorf("merged = %+v %q %q", m.Options, m.ClusterURLs, m.NodeClients)
 	}
-	if len(c.Options) != 1 {
-		t.Errorf("the merge changed the base: %+v", c.Options)
+	if m.EveryMaster != "ForEach on the cluster" {
+		t.Errorf("merged EveryMaster = %q", m.EveryMaster)
+	}
+	if len(c.Options) != 1 || c.EveryMaster != "the clients of Nodes()" {
+		t.Errorf("the merge changed the base: %+v %q", c.Options, c.EveryMaster)
 	}
 	_, err = ParseRules("bad.yaml", []byte(`version: 1
 clients:
@@ -655,6 +664,7 @@ clients:
     options: {Opts: {db: DB, addr: Addrs}}
     cluster-urls: ["a b"]
     node-clients: [Nodes()]
+    every-master: [ForEachMaster]
 `))
 	for _, want := range []string{
 		`bad.yaml:5:30: unknown field "addr" in option struct "Opts" of client "lib"; expected one of db, addrs, cluster, sentinel, constructor`,
@@ -662,6 +672,7 @@ clients:
 		`bad.yaml:5:15: option struct "Opts" of client "lib" has no constructor; give the name of its field or function`,
 		`bad.yaml:6:20: cluster-urls of client "lib" names "a b", not a function such as ParseClusterURL`,
 		`bad.yaml:7:20: node-clients of client "lib" names "Nodes()", not a method such as Client.Nodes`,
+		`bad.yaml:8:19: every-master of client "lib" must be a string, not a list`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("bad options: %v\nwant %s", err, want)

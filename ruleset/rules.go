@@ -142,6 +142,11 @@ type Client struct {
 	// node of a cluster ("Client.Nodes"): a command sent on one of those
 	// reaches its node, as a keyspace-wide command must be sent to each.
 	NodeClients []string
+	// EveryMaster names how the library sends one command to every master
+	// of a cluster ("ForEachMaster on the *redis.ClusterClient"), for the
+	// advice of a keyspace-wide finding: "run it on every master with"
+	// it. Empty when the rules do not say.
+	EveryMaster string
 	// Flattens are the forms of one argument ("[]string", "[]interface{}",
 	// "map[string]interface{}", "map[string]string") that the library
 	// spreads into a variadic pairs parameter when it is the only one

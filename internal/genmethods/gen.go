@@ -37,6 +37,9 @@ type Client struct {
 	// functions that parse a URL into a cluster client's options.
 	Options     [][2]string
 	ClusterURLs []string
+	// EveryMaster names how the client sends one command to every master
+	// (rules.yaml's every-master).
+	EveryMaster string
 	// Flattens are the forms of one argument that the client spreads into
 	// a pairs parameter (rules.yaml's flattens): appendArgs's type switch.
 	Flattens []string
@@ -54,6 +57,11 @@ var goRedisTypes = [][2]string{
 	{"ClusterClient", "cluster"}, {"UniversalClient", "cluster"}, {"Cmdable", "cluster"}, {"Ring", "cluster"},
 	{"Tx", "tx"}, {"Pipeline", "pipeline"}, {"Pipeliner", "pipeline"},
 }
+
+// goRedisEveryMaster is how a keyspace-wide command reaches every master
+// with go-redis, from v6 on: ClusterClient.ForEachMaster (clustercheck's
+// readiness ground truth lists a cluster's keys with it).
+const goRedisEveryMaster = "ForEachMaster on the *redis.ClusterClient"
 
 // Clients are the client libraries whose tables are generated, in the order
 // of rules.yaml.
@@ -74,14 +82,14 @@ var Clients = []Client{
 	// github.com/go-redis/redis/v9, with v9.0.0's API: internal/matrix runs
 	// its rows with v9.0.0-rc.1 too.
 	{
-		Name: "go-redis v9", Path: "github.com/redis/go-redis/v9", Aliases: []string{"github.com/go-redis/redis/v9"}, Types: goRedisTypes,
+		Name: "go-redis v9", Path: "github.com/redis/go-redis/v9", Aliases: []string{"github.com/go-redis/redis/v9"}, Types: goRedisTypes, EveryMaster: goRedisEveryMaster,
 		SplitWith:   []string{"ClusterClient.SetCommandInfoResolver", "ClusterClient.NewDynamicResolver"},
 		Options:     [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, cluster: IsClusterMode, sentinel: MasterName, constructor: NewUniversalClient}"}},
 		ClusterURLs: []string{"ParseClusterURL"},
 		Flattens:    ruleset.FlatForms,
 	},
 	{
-		Name: "go-redis v8", Path: "github.com/go-redis/redis/v8", Types: goRedisTypes,
+		Name: "go-redis v8", Path: "github.com/go-redis/redis/v8", Types: goRedisTypes, EveryMaster: goRedisEveryMaster,
 		Options:  [][2]string{{"UniversalOptions", "{db: DB, addrs: Addrs, sentinel: MasterName, constructor: NewUniversalClient}"}},
 		Flattens: ruleset.FlatForms,
 	},
@@ -90,14 +98,14 @@ var Clients = []Client{
 	// less than v8's for the same method. Their appendArgs spreads fewer
 	// forms of a single argument: v7 a []string or a map[string]interface{},
 	// v6 a []string (internal/matrix's TestMSetFlattened).
-	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes, Flattens: []string{"[]string", "map[string]interface{}"}},
+	{Name: "go-redis v7", Path: "github.com/go-redis/redis/v7", Types: goRedisTypes, EveryMaster: goRedisEveryMaster, Flattens: []string{"[]string", "map[string]interface{}"}},
 	//
 	// v6's Tx.Pipeline and Tx.Pipelined queue in MULTI/EXEC, as
 	// TxPipelined does ("Pipelined executes commands queued in the fn in a
 	// transaction"); from v7 on they send a plain pipeline.
 	// internal/matrix's TestTxPipelinedOfWatch shows both on a live
 	// cluster.
-	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes, Flattens: []string{"[]string"}, Specials: []special{
+	{Name: "go-redis v6", Path: "github.com/go-redis/redis", Types: goRedisTypes, EveryMaster: goRedisEveryMaster, Flattens: []string{"[]string"}, Specials: []special{
 		sp("Tx.Pipelined", "", ruleset.KindTxPipelined, "", 1, nil, ""),
 		sp("Tx.Pipeline", "", ruleset.KindTxPipeline, "", -1, nil, ""),
 	}},
@@ -1056,6 +1064,9 @@ func Format(tables []*Table, commandsSource string) string {
 		}
 		if len(t.Client.ClusterURLs) > 0 {
 			fmt.Fprintf(&b, "    cluster-urls: [%s]\n", strings.Join(t.Client.ClusterURLs, ", "))
+		}
+		if t.Client.EveryMaster != "" {
+			fmt.Fprintf(&b, "    every-master: %s\n", strconv.Quote(t.Client.EveryMaster))
 		}
 		if len(t.Client.Flattens) > 0 {
 			forms := make([]string, len(t.Client.Flattens))

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/internal/gensection"
@@ -20,6 +21,9 @@ type Compat struct {
 	// Like is the go-redis client whose rules the adapter's methods take.
 	Like, LikePath string
 	Types          [][2]string
+	// EveryMaster names how the adapter's user sends one command to every
+	// master (rules.yaml's every-master).
+	EveryMaster string
 }
 
 // Compats are the adapters whose tables are generated: rueidis's
@@ -29,14 +33,18 @@ var Compats = []Compat{
 	{
 		Name: "rueidiscompat", Path: "github.com/redis/rueidis/rueidiscompat",
 		Like: "go-redis v9", LikePath: "github.com/redis/go-redis/v9",
-		Types: compatTypes,
+		Types: compatTypes, EveryMaster: compatEveryMaster,
 	},
 	{
 		Name: "valkeycompat", Path: "github.com/valkey-io/valkey-go/valkeycompat",
 		Like: "go-redis v9", LikePath: "github.com/redis/go-redis/v9",
-		Types: compatTypes,
+		Types: compatTypes, EveryMaster: compatEveryMaster,
 	},
 }
+
+// compatEveryMaster: the adapter wraps a builder library's client, whose
+// Nodes are a client of each node.
+const compatEveryMaster = "the per-node clients of Nodes() of the client the adapter wraps"
 
 // compatTypes are the adapters' types and their roles.
 var compatTypes = [][2]string{
@@ -294,6 +302,9 @@ func (ct *CompatTable) format(b *strings.Builder) {
 			roles = append(roles, tr[0]+": "+tr[1])
 		}
 		fmt.Fprintf(b, "    types: {%s}\n", strings.Join(roles, ", "))
+		if t.Compat.EveryMaster != "" {
+			fmt.Fprintf(b, "    every-master: %s\n", strconv.Quote(t.Compat.EveryMaster))
+		}
 		gensection.WrapComment(b, "    ", fmt.Sprintf("The adapter has %s's API shape: each rule of %s whose method the adapter has with the same parameters.", t.Compat.Like, t.Compat.Like))
 		b.WriteString("    methods:\n")
 		for _, l := range t.Lines {

@@ -33,6 +33,9 @@ type Library struct {
 	// cluster (rules.yaml's node-clients). Each must be declared in the
 	// library.
 	NodeClients []string
+	// EveryMaster names how the library sends one command to every master
+	// (rules.yaml's every-master).
+	EveryMaster string
 }
 
 // builderTypes are the roles of the types of rueidis and valkey-go: every
@@ -76,11 +79,15 @@ var builderFormer = [][2]string{
 // address (TestNodesReachEachMaster of the rueidis and valkey-go hooks).
 var builderNodeClients = []string{"Client.Nodes"}
 
+// builderEveryMaster is how a keyspace-wide command reaches every master:
+// on the clients of Client.Nodes, one per node.
+const builderEveryMaster = "the per-node clients of Nodes()"
+
 // Libraries are the libraries whose tables are generated, in the order of
 // rules.yaml.
 var Libraries = []Library{
-	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed, builderFormer, builderNodeClients},
-	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed, builderFormer, builderNodeClients},
+	{"rueidis", "github.com/redis/rueidis", builderTypes, builderFixed, builderFormer, builderNodeClients, builderEveryMaster},
+	{"valkey-go", "github.com/valkey-io/valkey-go", builderTypes, builderFixed, builderFormer, builderNodeClients, builderEveryMaster},
 }
 
 // A Builder is what a library's command builder says: the command each
@@ -529,6 +536,9 @@ func Format(tables []*Table, compat *CompatTable) string {
 		fmt.Fprintf(&b, "    types: {%s}\n", strings.Join(roles, ", "))
 		if len(t.Library.NodeClients) > 0 {
 			fmt.Fprintf(&b, "    node-clients: [%s]\n", strings.Join(t.Library.NodeClients, ", "))
+		}
+		if t.Library.EveryMaster != "" {
+			fmt.Fprintf(&b, "    every-master: %s\n", strconv.Quote(t.Library.EveryMaster))
 		}
 		gensection.WrapComment(&b, "    ", "Do and DoMulti send what a builder chain built; Builder.X starts the chain of a command, and the chain methods listed take its keys. The builder is generated from Redis's command JSON, and its key methods are those of the arguments of type key.")
 		b.WriteString("    methods:\n")

@@ -14,7 +14,7 @@ import (
 type leaderboardRepo struct{ c rueidis.Client }
 
 func (l *leaderboardRepo) purge(ctx context.Context) error {
-	return l.c.Do(ctx, l.c.B().Flushall().Build()).Error() // want `FLUSHALL on l.c, a client that may be a cluster, changes one node's keys only, with no error; send it to every master with the per-node clients of Nodes\(\)`
+	return l.c.Do(ctx, l.c.B().Flushall().Build()).Error() // want `FLUSHALL on l.c, a client that may be a cluster, changes one node's keys only, with no error; run it on every master with the per-node clients of Nodes\(\)`
 }
 
 // Fixed, as the project has it: each node's client.

@@ -24,7 +24,7 @@ func (p *purger) Purge(match string) error {
 	defer client.Close()
 	var cursor interface{} = "0"
 	for {
-		res, err := redigo.Values(client.Do("SCAN", cursor, "MATCH", match, "COUNT", 500000)) // want `SCAN on client, a client that may be a cluster, reads one node's keys only, with no error; send it on a connection to each master`
+		res, err := redigo.Values(client.Do("SCAN", cursor, "MATCH", match, "COUNT", 500000)) // want `SCAN on client, a client that may be a cluster, reads one node's keys only, with no error; run it on every master with a connection to each`
 		if err != nil {
 			return err
 		}
