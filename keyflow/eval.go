@@ -892,10 +892,12 @@ func (e *evaluator) identity(x ast.Expr) string {
 		// Set once before x: what is set or addressed after it, outside
 		// loops, does not change it (store.filters = keys; return
 		// &store, after the keys are sent).
-		before := 0
+		before, last, loop := 0, token.NoPos, false
 		for _, d := range e.defs[v] {
 			if d.pos < x.Pos() || d.inLoop {
 				before++
+				last = max(last, d.pos)
+				loop = loop || d.inLoop
 			}
 		}
 		if before <= 1 {
@@ -903,6 +905,13 @@ func (e *evaluator) identity(x ast.Expr) string {
 			// and so do its fields (keys := q.Keys(queue); keys.StreamKey).
 			e.varying(v, nil)
 			return localID(v)
+		}
+		if !loop {
+			// Set more than once, never in a loop (var req R, then
+			// parse(&req)): the uses after the same last setting see
+			// one value, those after another setting another.
+			e.varying(v, nil)
+			return localID(v) + "#" + strconv.Itoa(int(last))
 		}
 	case *ast.SelectorExpr:
 		if sel, ok := info.Selections[x]; ok && sel.Kind() == types.FieldVal {
@@ -1387,11 +1396,21 @@ func (e *evaluator) joinParts(call *ast.CallExpr, sx ast.Expr, sep string) ([]Va
 		}
 		sl = ssl
 	}
-	var parts [][]Value
-	spreads := 0
+	parts, spreads, ok := spreadParts(sl, sep)
+	if !ok || spreads == 0 {
+		return nil, false
+	}
+	return joinAlts(parts, litSep(sep, sx.Pos()), sx.Pos())
+}
+
+// spreadParts returns the values of each element of a slice to be joined
+// by sep, where the function's own slice parameter appended whole stands
+// as the callers' parts, "parts:<sep>|$N"; spreads counts those. False
+// when an element stands for many.
+func spreadParts(sl slice, sep string) (parts [][]Value, spreads int, ok bool) {
 	for _, el := range sl.elems {
 		if el.many {
-			return nil, false
+			return nil, 0, false
 		}
 		alts := el.alts
 		if len(alts) == 1 {
@@ -1403,10 +1422,7 @@ func (e *evaluator) joinParts(call *ast.CallExpr, sx ast.Expr, sep string) ([]Va
 		}
 		parts = append(parts, alts)
 	}
-	if spreads == 0 {
-		return nil, false
-	}
-	return joinAlts(parts, litSep(sep, sx.Pos()), sx.Pos())
+	return parts, spreads, true
 }
 
 // partsID is the identity of a parameter's elements joined by sep.

@@ -65,6 +65,24 @@ type engineCase struct {
 
 var engineCases = []engineCase{
 	{
+		// After ODIM's plugin-unmanaged-racks db.CreateKey: a helper of
+		// parts joined into a named string type, called through another
+		// helper that prepends a part.
+		name: "join-parts-named-type",
+		src: `type Key string
+
+func (k Key) String() string { return string(k) }
+
+func mk(keys ...string) Key { return Key(strings.Join(keys, ":")) }
+
+func contains(tokens ...string) Key { return mk(append([]string{"CONTAINS"}, tokens...)...) }
+
+func f(ctx context.Context, rdb *redis.Client, x, y string) {
+	rdb.Del(ctx, mk("Chassis", y).String(), string(mk("Other", x)), contains("Chassis", x).String())
+}`,
+		want: []string{`f: DEL ["Chassis:<y>"] ["Other:<x>"] ["CONTAINS:Chassis:<x>"]`},
+	},
+	{
 		name: "literals",
 		src: `func f(ctx context.Context, rdb *redis.Client) {
 	rdb.Rename(ctx, "tmp:user:1", "user:1")

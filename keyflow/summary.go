@@ -416,7 +416,7 @@ func mergeElems(a, b elem, fname string) elem {
 // allOpaque reports whether no alternative says more than "some value".
 func allOpaque(alts []Value) bool {
 	for _, a := range alts {
-		if len(a.Key.Parts) != 1 || !a.Key.Parts[0].Unknown || strings.HasPrefix(a.Key.Parts[0].ID, "$") {
+		if len(a.Key.Parts) != 1 || !a.Key.Parts[0].Unknown || strings.HasPrefix(a.Key.Parts[0].ID, "$") || strings.HasPrefix(a.Key.Parts[0].ID, "parts:") {
 			return false
 		}
 	}
@@ -764,15 +764,18 @@ func (g *Engine) partsValue(e *evaluator, call *ast.CallExpr, p keyspace.Part) [
 		if n != len(call.Args)-1 {
 			return anon
 		}
+		// A slice of the caller's, or one that holds the caller's own
+		// parts appended whole (mk(append([]string{"CONTAINS"},
+		// tokens...)...)): those stay the caller's callers' parts.
 		sl := e.slice(call.Args[n])
 		if sl.open {
-			return anon
-		}
-		for _, el := range sl.elems {
-			if el.many {
+			var ok bool
+			if sl, ok = g.ssaSpread(e, call, call.Args[n]); !ok {
 				return anon
 			}
-			elems = append(elems, el.alts)
+		}
+		if elems, _, ok = spreadParts(sl, sep); !ok {
+			return anon
 		}
 	default:
 		for _, a := range call.Args[n:] {
