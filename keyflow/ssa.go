@@ -1116,9 +1116,16 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 		// args.AddFlat(keys): the slice's elements, each one argument.
 		out := w.collection(common.Args[0], depth+1)
 		if mi, ok := common.Args[1].(*ssa.MakeInterface); ok {
-			if _, ok := mi.X.Type().Underlying().(*types.Slice); ok {
+			switch mi.X.Type().Underlying().(type) {
+			case *types.Slice:
 				out.add(w.collection(mi.X, depth+1))
 				return out
+			case *types.Map:
+				// args.AddFlat(m): each key, then its value.
+				if pairs, ok := w.mapPairs(mi.X); ok {
+					out.add(pairs)
+					return out
+				}
 			}
 		}
 		return coll{open: true}
@@ -1237,6 +1244,34 @@ func (w *walker) flattenMethod(common *ssa.CallCommon) bool {
 	_, ok := recv.Underlying().(*types.Slice)
 	p := fn.Signature.Params()
 	return ok && p.Len() == 1 && types.IsInterface(p.At(0).Type()) && fn.Signature.Results().Len() == 1 && types.Identical(fn.Signature.Results().At(0).Type(), recv)
+}
+
+// mapPairs returns the entries of a map that the function makes and fills
+// before the call being resolved, as redigo's Args.AddFlat spreads them:
+// each key, then its value, each standing for many, since a map's order
+// is not known; false when the map is read or changed in another way.
+func (w *walker) mapPairs(v ssa.Value) (coll, bool) {
+	m, ok := v.(*ssa.MakeMap)
+	if !ok {
+		return coll{}, false
+	}
+	var out coll
+	for _, ref := range allRefs(m) {
+		switch r := ref.(type) {
+		case *ssa.MapUpdate:
+			if !w.after(r) {
+				out.elems = append(out.elems, sElem{v: r.Key, many: true}, sElem{v: r.Value, many: true})
+			}
+		case *ssa.Lookup, *ssa.Range, *ssa.DebugRef, *ssa.MakeInterface:
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return coll{}, false
+			}
+		default:
+			return coll{}, false
+		}
+	}
+	return out, len(out.elems) > 0
 }
 
 // appendMethod reports whether a call is of a method of a slice type

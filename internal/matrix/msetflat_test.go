@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	redigo "github.com/gomodule/redigo/redis"
 )
 
 // TestMSetFlattened shows, on a live cluster, which single arguments
@@ -14,7 +16,10 @@ import (
 // []interface{} or map[string]string from v8. A form spread is sent as
 // MSET's keys and values in one command, so keys of two slots are refused
 // with CROSSSLOT and keys of one hashtag are set; a form not spread is one
-// argument the client cannot write, refused on any server.
+// argument the client cannot write, refused on any server. redigo's
+// Args.AddFlat spreads a map into its keys and values and a slice into its
+// elements, so a raw MSET of either sends the map's keys or the slice's
+// pairs (keyflow's walker.mapPairs).
 func TestMSetFlattened(t *testing.T) {
 	l := sharedLab(t)
 	ctx := context.Background()
@@ -73,5 +78,31 @@ func TestMSetFlattened(t *testing.T) {
 		defer cl.Close()
 		check(t, all, "MSet", func(a interface{}) error { return cl.MSet(ctx, a).Err() })
 		check(t, all, "MSetNX", func(a interface{}) error { return cl.MSetNX(ctx, a).Err() })
+	})
+	t.Run("redigo AddFlat", func(t *testing.T) {
+		mset := func(owner string, arg interface{}) error {
+			c, err := redigo.Dial("tcp", l.env.Owner(owner))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, err = c.Do("MSET", redigo.Args{}.AddFlat(arg)...)
+			return err
+		}
+		for _, f := range []struct {
+			form
+			prefix string
+		}{
+			{form{"map[string]string", map[string]string{"mset5:{a}": "1", "mset5:{b}": "2"}, map[string]string{"mset5:{a}:1": "1", "mset5:{a}:2": "2"}}, "mset5:"},
+			{form{"map[string]interface{}", map[string]interface{}{"mset6:{a}": "1", "mset6:{b}": "2"}, map[string]interface{}{"mset6:{a}:1": "1", "mset6:{a}:2": "2"}}, "mset6:"},
+			{form{"[]string", []string{"mset7:{a}", "1", "mset7:{b}", "2"}, []string{"mset7:{a}:1", "1", "mset7:{a}:2", "2"}}, "mset7:"},
+		} {
+			if err := mset(f.prefix+"{a}", f.apart); err == nil || !strings.HasPrefix(err.Error(), "CROSSSLOT") {
+				t.Errorf("MSET of AddFlat of one %s of two slots' keys: %v; want CROSSSLOT", f.name, err)
+			}
+			if err := mset(f.prefix+"{a}:1", f.together); err != nil {
+				t.Errorf("MSET of AddFlat of one %s of one hashtag's keys: %v; want no error", f.name, err)
+			}
+		}
 	})
 }
