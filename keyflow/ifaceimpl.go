@@ -187,7 +187,7 @@ func (g *Engine) interfaceCalls(call *ast.CallExpr, fn *types.Func) (impls []*ty
 	}
 	if len(calls) > 1 {
 		for i := range calls {
-			calls[i] = slices.DeleteFunc(slices.Clone(calls[i]), func(w WrappedCall) bool { return w.On > 0 })
+			calls[i] = slices.DeleteFunc(slices.Clone(calls[i]), func(w WrappedCall) bool { return w.On > 0 || w.OnRecv })
 		}
 	}
 	return impls, calls

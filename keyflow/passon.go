@@ -285,26 +285,24 @@ func (g *Engine) scriptParamOf(e *evaluator, call *ast.CallExpr, m *ruleset.Meth
 	return g.callerScriptParam(e, x)
 }
 
-// addPassedOn adds at a call of fn the command that fn passes its key
-// lists, or its script, on to: with the caller's keys and script.
-func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
-	e := s.e
-	site.Open, site.keysChecked = w.Open, w.KeysChecked
-	sig := fn.Signature()
-	for _, alts := range w.Groups {
+// passedGroups returns the keys of a call of fn given the groups of a
+// command fn carries, in terms of its parameters: a parameter spread whole
+// ("$N...") is the call's arguments from N on, one group each; an element
+// of a slice parameter, the elements the call passes; anything else, the
+// call's values put in place of the parameters.
+func (g *Engine) passedGroups(e *evaluator, call *ast.CallExpr, sig *types.Signature, groups [][]keyspace.Key) (out []Group, open bool) {
+	for _, alts := range groups {
 		if len(alts) == 1 {
 			if n := spreadIndex(alts[0]); n >= 0 {
-				groups, open := g.spreadArgs(e, call, sig, n)
-				groups, open = spreadFormOf(alts[0]).selectKeys(groups, open)
-				site.Keys = append(site.Keys, groups...)
-				site.Open = site.Open || open
+				spread, o := g.spreadArgs(e, call, sig, n)
+				spread, o = spreadFormOf(alts[0]).selectKeys(spread, o)
+				out, open = append(out, spread...), open || o
 				continue
 			}
 		}
 		if n, ok := groupElems(alts); ok {
-			groups, open := g.elemArgs(e, call, sig, n, alts)
-			site.Keys = append(site.Keys, groups...)
-			site.Open = site.Open || open
+			elems, o := g.elemArgs(e, call, sig, n, alts)
+			out, open = append(out, elems...), open || o
 			continue
 		}
 		var grp Group
@@ -313,8 +311,19 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 				grp = append(grp, Value{sk, call.Pos()})
 			}
 		}
-		site.Keys = append(site.Keys, grp)
+		out = append(out, grp)
 	}
+	return out, open
+}
+
+// addPassedOn adds at a call of fn the command that fn passes its key
+// lists, or its script, on to: with the caller's keys and script.
+func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
+	e := s.e
+	site.Open, site.keysChecked = w.Open, w.KeysChecked
+	sig := fn.Signature()
+	keys, open := g.passedGroups(e, call, sig, w.Groups)
+	site.Keys, site.Open = append(site.Keys, keys...), site.Open || open
 	var args []Group
 	argsOpen := w.ArgsOpen
 	for _, alts := range w.Args {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/slotlint/slotlint/ruleset"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Projects wrap the client's pipelines in functions of their own:
@@ -76,6 +77,8 @@ func (g *Engine) pipeFunc(fn *types.Func) *ruleset.Method {
 	var f PipeFunc
 	if decl := g.decls[fn]; decl != nil {
 		f = g.pipeFuncOf(fn, decl)
+	} else if recv := fn.Signature().Recv(); recv != nil && fn.Pkg() == g.pkg && types.IsInterface(recv.Type()) {
+		f = g.ifacePipeFunc(fn)
 	} else if fn.Pkg() != nil && !g.IsClientPackage(fn.Pkg()) && g.mayBePipeFunc(fn) {
 		g.facts.ImportObjectFact(fn, &f)
 	}
@@ -108,6 +111,9 @@ func (g *Engine) mayBePipeFunc(fn *types.Func) bool {
 	if n := sig.Results().Len(); n == 1 || n == 2 && isErrorType(sig.Results().At(1).Type()) {
 		if held, _ := g.mayHoldPipeline(sig.Results().At(0).Type()); held {
 			return true
+		}
+		if n := namedOf(sig.Results().At(0).Type()); n != nil && n.Obj().Pkg() == g.pkg {
+			return true // a wrapper of the package's own (returnsPipeline)
 		}
 		if n := namedOf(sig.Results().At(0).Type()); n != nil && g.IsClientPackage(n.Obj().Pkg()) {
 			return true // a client's script
@@ -248,11 +254,7 @@ func (g *Engine) returnsPipeline(decl *ast.FuncDecl) ruleset.MethodKind {
 			if id, isID := first.(*ast.Ident); isID && g.info.Uses[id] == types.Universe.Lookup("nil") {
 				return false
 			}
-			call, isCall := first.(*ast.CallExpr)
-			k := ruleset.MethodKind("")
-			if isCall {
-				k = g.madePipeline(call)
-			}
+			k := g.madeOrWrapped(first)
 			if k == "" || kind != "" && k != kind {
 				ok = false
 				return false
@@ -265,6 +267,97 @@ func (g *Engine) returnsPipeline(decl *ast.FuncDecl) ruleset.MethodKind {
 		return ""
 	}
 	return kind
+}
+
+// madeOrWrapped returns the kind of the pipeline that x makes, or wraps
+// as a wrapper of the package's own does: a literal whose field is set to
+// the pipeline a call makes (&pipe{pipe: c.TxPipeline()}), or a call of a
+// function that puts its parameter in such a field, given the pipeline a
+// call makes (newPipe(c.TxPipeline(), ctx)); "" otherwise.
+func (g *Engine) madeOrWrapped(x ast.Expr) ruleset.MethodKind {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		if lit := fieldsLit(x); lit != nil {
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if c, ok := ast.Unparen(kv.Value).(*ast.CallExpr); ok {
+						if k := g.madePipeline(c); k != "" {
+							return k
+						}
+					}
+				}
+			}
+		}
+		return ""
+	}
+	if k := g.madePipeline(call); k != "" {
+		return k
+	}
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil {
+		return ""
+	}
+	lit := fieldsLit(oneReturn(g.decls[fn.Origin()]))
+	if lit == nil {
+		return ""
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok {
+				if i, ok := g.wrappedParam(call, k.Name); ok {
+					if c, ok := ast.Unparen(call.Args[i]).(*ast.CallExpr); ok {
+						if k := g.madePipeline(c); k != "" {
+							return k
+						}
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// ifacePipeFunc returns what every implementation in the package of fn, a
+// method of one of the package's interfaces, makes and returns: a
+// pipeline of one kind (RedisClient.TxPipeline() Pipeliner, whose one
+// implementation wraps the client's TxPipeline); nothing when one of them
+// does not, or none is in sight.
+func (g *Engine) ifacePipeFunc(fn *types.Func) PipeFunc {
+	iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return PipeFunc{}
+	}
+	var kind ruleset.MethodKind
+	scope := g.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 {
+			continue
+		}
+		t := tn.Type()
+		if !types.Implements(t, iface) {
+			if t = types.NewPointer(t); !types.Implements(t, iface) {
+				continue
+			}
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, g.pkg, fn.Name())
+		m, ok := obj.(*types.Func)
+		if !ok {
+			return PipeFunc{}
+		}
+		pm := g.pipeFunc(m)
+		if pm == nil || pm.Kind != ruleset.KindTxPipeline && pm.Kind != ruleset.KindPipeline || kind != "" && pm.Kind != kind {
+			return PipeFunc{}
+		}
+		kind = pm.Kind
+	}
+	if kind == "" {
+		return PipeFunc{}
+	}
+	return PipeFunc{Kind: string(kind), Fn: -1}
 }
 
 // madeScriptParam reports which parameter of fn holds the source of the

@@ -6,6 +6,78 @@ package keyflow_test
 // reduces. They join engineCases, so TestEngine checks them.
 var realworldCases = []engineCase{
 	{
+		// hookdeck/outpost (internal/rsmq): a context-free adapter over
+		// go-redis v9. The package's client interface makes its
+		// TxPipeline a struct that holds the client's TxPipeline in a
+		// field, and whose methods send on that field with the stored
+		// context: the commands queued through the wrapper are the
+		// transaction's, which its Exec ends.
+		name: "rw-pipeline-adapter",
+		src: `type Pipeliner interface {
+	ZCard(key string) *redis.IntCmd
+	HMGet(key string, fields ...string) *redis.SliceCmd
+	Exec() ([]redis.Cmder, error)
+}
+
+type Client interface {
+	TxPipeline() Pipeliner
+}
+
+type adapter struct {
+	client redis.Cmdable
+	ctx    context.Context
+}
+
+func (r *adapter) TxPipeline() Pipeliner { return newPipe(r.client.TxPipeline(), r.ctx) }
+
+type pipe struct {
+	pipe redis.Pipeliner
+	ctx  context.Context
+}
+
+func newPipe(p redis.Pipeliner, ctx context.Context) *pipe { return &pipe{pipe: p, ctx: ctx} }
+
+func (p *pipe) ZCard(key string) *redis.IntCmd { return p.pipe.ZCard(p.ctx, key) }
+func (p *pipe) HMGet(key string, fields ...string) *redis.SliceCmd {
+	return p.pipe.HMGet(p.ctx, key, fields...)
+}
+func (p *pipe) Exec() ([]redis.Cmder, error) { return p.pipe.Exec(p.ctx) }
+
+type queue struct {
+	client Client
+	ns     string
+}
+
+func (q *queue) attrs(name string) {
+	key := q.ns + name
+	tx := q.client.TxPipeline()
+	tx.HMGet(key+":Q", "vt")
+	tx.ZCard(key)
+	tx.Exec()
+}
+
+func (q *queue) direct(ctx context.Context, rdb redis.Cmdable, name string) {
+	tx := newPipe(rdb.TxPipeline(), ctx)
+	tx.ZCard(q.ns + name)
+	tx.ZCard(q.ns + name + ":Q")
+	tx.Exec()
+}`,
+		want: []string{
+			`TxPipeline: MULTI/EXEC transaction`,
+			`ZCard: ZCARD ["<key>"]`,
+			`HMGet: HMGET ["<key>"]`,
+			`Exec: Exec`,
+			`attrs: MULTI/EXEC transaction ["<q.ns><name>:Q"] ["<q.ns><name>"]`,
+			`attrs: HMGET (through HMGet at p.go:44) ["<q.ns><name>:Q"] queued @L2`,
+			`attrs: ZCARD (through ZCard at p.go:42) ["<q.ns><name>"] queued @L2`,
+			`attrs: Exec (through Exec at p.go:46) queued @L2`,
+			`direct: MULTI/EXEC transaction ["<q.ns><name>"] ["<q.ns><name>:Q"]`,
+			`direct: ZCARD (through ZCard at p.go:42) ["<q.ns><name>"] queued @L1`,
+			`direct: ZCARD (through ZCard at p.go:42) ["<q.ns><name>:Q"] queued @L1`,
+			`direct: Exec (through Exec at p.go:46) queued @L1`,
+		},
+	},
+	{
 		// tair-opensource/tair-go: a struct embedding the client; its
 		// promoted methods are go-redis's.
 		name: "rw-embedded-client",

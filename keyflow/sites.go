@@ -817,24 +817,24 @@ func (g *Engine) addWrapped(s *Func, call *ast.CallExpr, fn *types.Func, wrapped
 			g.addRecords(s, call, fn, w)
 			continue
 		}
-		if w.On == 0 && (len(w.Groups) > 0 || w.Script > 0 || w.Run != nil) {
+		if w.On == 0 && !w.OnRecv && (len(w.Groups) > 0 || w.Script > 0 || w.Run != nil) {
 			g.addPassedOn(s, site, call, fn, w)
 			continue
 		}
-		if w.On > 0 {
-			if w.On-1 >= len(call.Args) {
+		if w.On > 0 || w.OnRecv {
+			var on ast.Expr
+			switch {
+			case w.OnRecv:
+				on = receiver(call)
+			case w.On-1 < len(call.Args):
+				on = call.Args[w.On-1]
+			}
+			if on == nil {
 				continue
 			}
-			site.Queued, site.onArg, site.onField, site.Open, site.exec, site.onConn = true, call.Args[w.On-1], w.OnField, w.Open, w.Exec, w.Conn
-			for _, alts := range w.Groups {
-				var grp Group
-				for _, k := range alts {
-					for _, sk := range g.substitute(s.e, call, k) {
-						grp = append(grp, Value{sk, call.Pos()})
-					}
-				}
-				site.Keys = append(site.Keys, grp)
-			}
+			site.Queued, site.onArg, site.onField, site.Open, site.exec, site.onConn = true, on, w.OnField, w.Open, w.Exec, w.Conn
+			keys, open := g.passedGroups(s.e, call, fn.Signature(), w.Groups)
+			site.Keys, site.Open = keys, site.Open || open
 			s.Sites = append(s.Sites, site)
 			continue
 		}

@@ -98,8 +98,12 @@ func (f *KeyWrapper) String() string {
 		if c.Records > 0 {
 			s[i] += " records $" + strconv.Itoa(c.Records-1)
 		}
-		if c.On > 0 {
-			s[i] += " on $" + strconv.Itoa(c.On-1)
+		if c.On > 0 || c.OnRecv {
+			on := "$recv"
+			if c.On > 0 {
+				on = "$" + strconv.Itoa(c.On-1)
+			}
+			s[i] += " on " + on
 			if c.OnField != "" {
 				s[i] += "." + c.OnField
 			}
@@ -145,6 +149,11 @@ type WrappedCall struct {
 	// OnField is the field of the struct parameter On that holds the
 	// pipeline, when it is one (opts.tx).
 	OnField string
+	// OnRecv is true for a command sent on the pipeline that field
+	// OnField of the receiver holds: a method of a wrapper around a
+	// pipeline (p.pipe.HMGet(p.ctx, key)) queues it in the transaction of
+	// the pipeline its caller's receiver wraps. On is 0 then.
+	OnRecv bool
 	// Conn is true when parameter On is a connection the command is sent
 	// on by a raw or send method (redigo's conn.Send): the command belongs
 	// to the MULTI the caller has open on it, if any.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Real code queues a transaction's commands in helpers handed its
@@ -31,9 +32,11 @@ import (
 // command is sent on, directly or through a pipeline made on it, when the
 // parameter is of a pipeline or transaction type, or is a struct whose
 // field of such a type (field) holds it, and whether that type is an
-// interface of the client that such a type implements; -1 otherwise. conn
-// is true for a connection parameter that a command is sent on by a raw
-// or send method (sentOnConn).
+// interface of the client that such a type implements; recvParam for a
+// field of the receiver that holds it (a wrapper's p.pipe, whose methods
+// send on the pipeline it wraps); -1 otherwise. conn is true for a
+// connection parameter that a command is sent on by a raw or send method
+// (sentOnConn).
 func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface, conn bool) {
 	if s.Decl == nil || s.e == nil {
 		return -1, "", false, false
@@ -75,7 +78,7 @@ func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface
 		return -1, "", false, false
 	}
 	p, ok := s.e.params[v]
-	if !ok || p == "$recv" {
+	if !ok || p == "$recv" && field == "" {
 		return -1, "", false, false
 	}
 	t := v.Type()
@@ -91,12 +94,21 @@ func (g *Engine) handleParam(s *Func, site *Site) (i int, field string, viaIface
 	if !held && (field != "" || !g.sentOnConn(site) || g.TypeRole(t) == "" || controlsTx(s)) {
 		return -1, "", false, false
 	}
+	if p == "$recv" {
+		if !held || iface {
+			return -1, "", false, false
+		}
+		return recvParam, field, false, false
+	}
 	i, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
 	if err != nil {
 		return -1, "", false, false
 	}
 	return i, field, iface, !held
 }
+
+// recvParam is handleParam's index of the receiver.
+const recvParam = -2
 
 // controlsTx reports whether a function sends MULTI, EXEC or DISCARD
 // itself, one command at a time: what it sends on a connection is its own
@@ -192,13 +204,18 @@ func (g *Engine) carryQueued(s *Func) {
 			continue
 		}
 		i, field, iface, conn := g.handleParam(s, site)
-		if i < 0 {
+		if i < 0 && i != recvParam {
 			continue
 		}
 		// A helper typed to take a client interface is mostly handed the
 		// client: what it sends reaches the transactions of the callers
 		// of the package, and stays out of its facts.
-		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), On: i + 1, OnField: field, Open: site.Open, Exec: isExec(site), local: iface}
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), OnField: field, Open: site.Open, Exec: isExec(site), local: iface}
+		if i == recvParam {
+			w.OnRecv = true
+		} else {
+			w.On = i + 1
+		}
 		w.Conn = conn
 		for _, grp := range site.Keys {
 			var alts []keyspace.Key
@@ -232,25 +249,82 @@ func (g *Engine) handleOfField(s *Func, x ast.Expr, field string) *Handle {
 	if field == "" {
 		return g.handleOfExpr(s, x)
 	}
+	if h := g.handleOfExpr(s, x); h != nil {
+		// A wrapper that a function of the package made around the
+		// pipeline it made (tx := q.client.TxPipeline(), a Pipeliner of
+		// the package's own): the wrapper stands for the pipeline.
+		return h
+	}
 	x = ast.Unparen(x)
 	if id, ok := x.(*ast.Ident); ok && s.e != nil {
 		if rhs := s.e.setOnce(id); rhs != nil {
 			x = ast.Unparen(rhs)
 		}
 	}
+	if call, ok := x.(*ast.CallExpr); ok {
+		// newPipe(rdb.TxPipeline(), ctx), whose one return statement
+		// puts its parameter in the field.
+		if i, ok := g.wrappedParam(call, field); ok {
+			return g.handleOfExpr(s, call.Args[i])
+		}
+		return nil
+	}
+	lit := fieldsLit(x)
+	if lit == nil {
+		return nil
+	}
+	if v := litField(lit, field); v != nil {
+		return g.handleOfExpr(s, v)
+	}
+	return nil
+}
+
+// fieldsLit returns the composite literal that x is, or takes the address
+// of.
+func fieldsLit(x ast.Expr) *ast.CompositeLit {
+	x = ast.Unparen(x)
 	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		x = ast.Unparen(u.X)
 	}
-	lit, ok := x.(*ast.CompositeLit)
-	if !ok {
-		return nil
-	}
+	lit, _ := x.(*ast.CompositeLit)
+	return lit
+}
+
+// litField returns the value that a composite literal gives a field by
+// name, or nil.
+func litField(lit *ast.CompositeLit, field string) ast.Expr {
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
 			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == field {
-				return g.handleOfExpr(s, kv.Value)
+				return kv.Value
 			}
 		}
 	}
 	return nil
+}
+
+// wrappedParam reports which parameter of the package's function that
+// call calls goes into field of the struct the function returns, when its
+// body is one return of a literal of that struct (return &pipe{pipe: p,
+// ctx: ctx}).
+func (g *Engine) wrappedParam(call *ast.CallExpr, field string) (int, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil {
+		return 0, false
+	}
+	lit := fieldsLit(oneReturn(g.decls[fn.Origin()]))
+	if lit == nil {
+		return 0, false
+	}
+	id, ok := ast.Unparen(litField(lit, field)).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if g.info.Uses[id] == params.At(i) && i < len(call.Args) {
+			return i, true
+		}
+	}
+	return 0, false
 }
