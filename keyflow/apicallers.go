@@ -130,12 +130,20 @@ func ofParams(k keyspace.Key) bool {
 		if !p.Unknown {
 			continue
 		}
-		if !isParamID(p.ID) {
+		if !isParamID(p.ID) && !isParamGetter(p.ID) {
 			return false
 		}
 		params++
 	}
 	return params > 0
+}
+
+// isParamGetter reports whether id is the value of a method with no
+// arguments of an interface parameter, "$N.Name()" (elemMethod): a value
+// the caller's object gives.
+func isParamGetter(id string) bool {
+	p, call, ok := strings.Cut(id, ".")
+	return ok && isParamID(p) && strings.HasSuffix(call, "()") && !strings.ContainsAny(strings.TrimSuffix(call, "()"), ".()[]")
 }
 
 // kept reports whether the command a call makes is stored in a struct's

@@ -1040,7 +1040,10 @@ func (e *evaluator) elemMethod(call *ast.CallExpr, fn *types.Func) (Value, bool)
 		return Value{}, false
 	}
 	recv := e.keys(sel.X)
-	if len(recv) != 1 || len(recv[0].Key.Parts) != 1 || !recv[0].Key.Parts[0].Unknown || !isElemID(recv[0].Key.Parts[0].ID) {
+	if len(recv) != 1 || len(recv[0].Key.Parts) != 1 || !recv[0].Key.Parts[0].Unknown {
+		return Value{}, false
+	}
+	if id := recv[0].Key.Parts[0].ID; !isElemID(id) && !(isParamID(id) && types.IsInterface(fn.Signature().Recv().Type())) {
 		return Value{}, false
 	}
 	return Value{keyspace.Unknown(recv[0].Key.Parts[0].ID+"."+fn.Name()+"()", exprName(call), false), call.Pos()}, true

@@ -1184,7 +1184,7 @@ func (g *Engine) assignments(body *ast.BlockStmt) map[*ast.CallExpr]*types.Var {
 // checked itself.
 func passesParam(keys []Value) bool {
 	for _, k := range keys {
-		if p := k.Key.Parts; len(p) == 1 && p[0].Unknown && isParamID(p[0].ID) {
+		if p := k.Key.Parts; len(p) == 1 && p[0].Unknown && (isParamID(p[0].ID) || isParamGetter(p[0].ID)) {
 			return true
 		}
 	}
