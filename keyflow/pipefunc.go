@@ -275,42 +275,36 @@ func (g *Engine) returnsPipeline(decl *ast.FuncDecl) ruleset.MethodKind {
 // function that puts its parameter in such a field, given the pipeline a
 // call makes (newPipe(c.TxPipeline(), ctx)); "" otherwise.
 func (g *Engine) madeOrWrapped(x ast.Expr) ruleset.MethodKind {
-	call, ok := ast.Unparen(x).(*ast.CallExpr)
-	if !ok {
-		if lit := fieldsLit(x); lit != nil {
-			for _, elt := range lit.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if c, ok := ast.Unparen(kv.Value).(*ast.CallExpr); ok {
-						if k := g.madePipeline(c); k != "" {
-							return k
-						}
-					}
-				}
-			}
+	made := func(x ast.Expr) ruleset.MethodKind {
+		if c, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+			return g.madePipeline(c)
 		}
 		return ""
 	}
-	if k := g.madePipeline(call); k != "" {
+	if k := made(x); k != "" {
 		return k
 	}
-	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
-	if fn == nil {
-		return ""
+	lit, field := fieldsLit(x), func(v ast.Expr) ast.Expr { return v }
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok {
+		// A function whose one return statement is the literal: its
+		// fields hold the call's arguments for its parameters.
+		if fn, _ := typeutil.Callee(g.info, call).(*types.Func); fn != nil {
+			lit = fieldsLit(oneReturn(g.decls[fn.Origin()]))
+			field = func(v ast.Expr) ast.Expr {
+				if i := paramOf(g.info, fn, v); i >= 0 && i < len(call.Args) {
+					return call.Args[i]
+				}
+				return nil
+			}
+		}
 	}
-	lit := fieldsLit(oneReturn(g.decls[fn.Origin()]))
 	if lit == nil {
 		return ""
 	}
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if k, ok := kv.Key.(*ast.Ident); ok {
-				if i, ok := g.wrappedParam(call, k.Name); ok {
-					if c, ok := ast.Unparen(call.Args[i]).(*ast.CallExpr); ok {
-						if k := g.madePipeline(c); k != "" {
-							return k
-						}
-					}
-				}
+			if k := made(field(kv.Value)); k != "" {
+				return k
 			}
 		}
 	}
@@ -372,17 +366,8 @@ func (g *Engine) madeScriptParam(fn *types.Func, decl *ast.FuncDecl) (int, bool)
 	if m == nil || m.Kind != ruleset.KindNewScript || m.Script < 0 || m.Script >= len(call.Args) {
 		return 0, false
 	}
-	id, ok := ast.Unparen(call.Args[m.Script]).(*ast.Ident)
-	if !ok {
-		return 0, false
-	}
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if g.info.Uses[id] == params.At(i) {
-			return i, true
-		}
-	}
-	return 0, false
+	i := paramOf(g.info, fn, call.Args[m.Script])
+	return i, i >= 0
 }
 
 // madePipeline returns the kind of the pipeline a call makes

@@ -316,15 +316,22 @@ func (g *Engine) wrappedParam(call *ast.CallExpr, field string) (int, bool) {
 	if lit == nil {
 		return 0, false
 	}
-	id, ok := ast.Unparen(litField(lit, field)).(*ast.Ident)
+	i := paramOf(g.info, fn, litField(lit, field))
+	return i, i >= 0 && i < len(call.Args)
+}
+
+// paramOf returns the index of the parameter of fn that x names, or
+// -1.
+func paramOf(info *types.Info, fn *types.Func, x ast.Expr) int {
+	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
-		return 0, false
+		return -1
 	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if g.info.Uses[id] == params.At(i) && i < len(call.Args) {
-			return i, true
+		if info.Uses[id] == params.At(i) {
+			return i
 		}
 	}
-	return 0, false
+	return -1
 }
