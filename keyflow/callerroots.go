@@ -192,8 +192,33 @@ func (g *Engine) txCallerKeys(s *Func, site *Site, groups []Group) Group {
 			return l.calledByCallers(p.Parent())
 		}
 		in, ok := v.(ssa.Instruction)
-		return ok && (l.inLoop(in.Block()) || l.calledByCallers(in.Parent()))
+		return ok && (l.inLoop(in.Block()) && l.loopVariant(v, 0) || l.calledByCallers(in.Parent()))
 	})
+}
+
+// loopVariant reports whether a value made in a loop may be another at
+// each turn: it is, or is made of, a phi of the loop, or what a call, a
+// load or a lookup there gives. One made of constants and of values from
+// before the loop alone ("history:" + gameID) is the same at each turn.
+func (l *ssaLayer) loopVariant(v ssa.Value, depth int) bool {
+	in, ok := v.(ssa.Instruction)
+	if !ok || in.Block() == nil || !l.inLoop(in.Block()) {
+		return false // a constant, a parameter, or made before the loop
+	}
+	if depth > 16 {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return l.loopVariant(v.X, depth+1) || l.loopVariant(v.Y, depth+1)
+	case *ssa.Convert:
+		return l.loopVariant(v.X, depth+1)
+	case *ssa.ChangeType:
+		return l.loopVariant(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return l.loopVariant(v.X, depth+1)
+	}
+	return true
 }
 
 // manyCallerKeys returns the key group of a command whose key list holds

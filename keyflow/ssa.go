@@ -1126,6 +1126,14 @@ func (w *walker) call(v *ssa.Call, depth int) coll {
 					out.add(pairs)
 					return out
 				}
+			case *types.Struct, *types.Pointer:
+				// args.AddFlat(player): the struct's field names and
+				// values, after the key an HSET takes first; what they
+				// are is not followed.
+				if _, ok := deref(mi.X.Type()).Underlying().(*types.Struct); ok {
+					out.add(coll{elems: []sElem{{v: mi.X, many: true}}})
+					return out
+				}
 			}
 		}
 		return coll{open: true}
