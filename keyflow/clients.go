@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/keyspace"
 	"github.com/slotlint/slotlint/ruleset"
 )
 
@@ -607,6 +608,14 @@ func (s *Func) RawWatch(site *Site) (watch *Site, inMulti bool) {
 // key count that the receiver script was made with. open is true when
 // the keys are not all seen.
 func (g *Engine) keyCountKeys(e *evaluator, call *ast.CallExpr, sel ruleset.Selector) (groups []Group, open bool) {
+	if call.Ellipsis.IsValid() && len(call.Args) == sel.Param+1 && g.callerScriptParam(e, receiver(call)) > 0 {
+		// s.Do(conn, keysAndArgs...) of a runner handed the script and
+		// its keys and arguments: the first as many as the callers'
+		// script counts.
+		if arg := call.Args[sel.Param]; e.spreadParam(arg) != "" {
+			return []Group{{{keyspace.Unknown(e.spreadParam(arg)+"..."+spreadForm{Scripted: true}.String(), exprName(arg)+"...", false), arg.Pos()}}}, false
+		}
+	}
 	keys, _, ok := g.keyCountSplit(e, call, sel)
 	// Keys a loop adds are as many as its turns: how many is not known.
 	return e.elemGroups(keys), !ok || hasMany(keys)

@@ -135,12 +135,15 @@ func allDigits(s string) bool {
 // A spreadForm says which elements of a key list passed on whole are
 // keys: all of them ("$N..."), all but the last Tail, which are not keys
 // (BLPOP's timeout after the keys: "$N...-K"), every Step-th from the
-// first (MSET's key value pairs: "$N...%2"), or, when Counted, the
-// elements that the first counts, after it (ZUNION's numkeys and keys,
-// options after them: "$N...#").
+// first (MSET's key value pairs: "$N...%2"), when Counted, the elements
+// that the first counts, after it (ZUNION's numkeys and keys, options
+// after them: "$N...#"), the first Head ("$N...^3"), or, when Scripted,
+// the first as many as the key count of the redigo script the caller
+// passes beside them (a runner's s.Do(conn, keysAndArgs...): "$N...@"),
+// which each caller turns into Head.
 type spreadForm struct {
-	Tail, Step int
-	Counted    bool
+	Tail, Step, Head  int
+	Counted, Scripted bool
 }
 
 func parseSpreadForm(suffix string) (spreadForm, bool) {
@@ -149,6 +152,8 @@ func parseSpreadForm(suffix string) (spreadForm, bool) {
 		return spreadForm{}, true
 	case suffix == "#":
 		return spreadForm{Counted: true}, true
+	case suffix == "@":
+		return spreadForm{Scripted: true}, true
 	case len(suffix) > 1 && allDigits(suffix[1:]):
 		n, err := strconv.Atoi(suffix[1:])
 		if err != nil || n < 1 {
@@ -159,6 +164,8 @@ func parseSpreadForm(suffix string) (spreadForm, bool) {
 			return spreadForm{Tail: n}, true
 		case '%':
 			return spreadForm{Step: n}, true
+		case '^':
+			return spreadForm{Head: n}, true
 		}
 	}
 	return spreadForm{}, false
@@ -168,6 +175,10 @@ func (f spreadForm) String() string {
 	switch {
 	case f.Counted:
 		return "#"
+	case f.Scripted:
+		return "@"
+	case f.Head > 0:
+		return "^" + strconv.Itoa(f.Head)
 	case f.Tail > 0:
 		return "-" + strconv.Itoa(f.Tail)
 	case f.Step > 1:
@@ -229,6 +240,10 @@ func (f spreadForm) selectKeys(groups []Group, open bool) ([]Group, bool) {
 			return nil, true
 		}
 		return groups[:len(groups)-f.Tail], false
+	case f.Head > 0:
+		return groups[:min(f.Head, len(groups))], false
+	case f.Scripted:
+		return nil, true // the caller's script is not known
 	case f.Step > 1:
 		return everyStep(groups, f.Step), false
 	case f.Counted:
@@ -316,13 +331,37 @@ func (g *Engine) passedGroups(e *evaluator, call *ast.CallExpr, sig *types.Signa
 	return out, open
 }
 
+// countedByScript turns the key lists that the script a caller passes
+// counts ("$N...@") into the first as many as x, the script, was made
+// with (redis.NewScript(3, src): "$N...^3"); they stay so when x is the
+// caller's own parameter, whose callers count them.
+func (g *Engine) countedByScript(e *evaluator, x ast.Expr, groups [][]keyspace.Key) [][]keyspace.Key {
+	k, ok := g.scriptKeyCount(e, x)
+	if !ok || k.per != 0 || k.fixed < 0 {
+		return groups
+	}
+	out := slices.Clone(groups)
+	for i, alts := range groups {
+		if len(alts) == 1 && spreadFormOf(alts[0]).Scripted {
+			p := alts[0].Parts[0]
+			id, _, _ := strings.Cut(p.ID, "...")
+			out[i] = []keyspace.Key{keyspace.Unknown(id+"..."+spreadForm{Head: k.fixed}.String(), p.Name, p.NoBraces)}
+		}
+	}
+	return out
+}
+
 // addPassedOn adds at a call of fn the command that fn passes its key
 // lists, or its script, on to: with the caller's keys and script.
 func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.Func, w WrappedCall) {
 	e := s.e
 	site.Open, site.keysChecked = w.Open, w.KeysChecked
 	sig := fn.Signature()
-	keys, open := g.passedGroups(e, call, sig, w.Groups)
+	groups := w.Groups
+	if w.Script > 0 && w.Script-1 < len(call.Args) {
+		groups = g.countedByScript(e, call.Args[w.Script-1], groups)
+	}
+	keys, open := g.passedGroups(e, call, sig, groups)
 	site.Keys, site.Open = append(site.Keys, keys...), site.Open || open
 	var args []Group
 	argsOpen := w.ArgsOpen
