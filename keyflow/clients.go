@@ -226,10 +226,15 @@ func (g *Engine) send(s *Func, site *Site) bool {
 		g.setBuilt(e, site, call.Args[m.Args.Param], b)
 		return true
 	}
+	args := call.Args[m.Args.Param:]
 	if call.Ellipsis.IsValid() {
-		return false // a slice of commands built elsewhere
+		// cmds := valkey.Commands{...}, spread: the literal's commands;
+		// a slice of commands built elsewhere is not followed.
+		if args = sentList(e, call); args == nil {
+			return false
+		}
 	}
-	for _, a := range call.Args[m.Args.Param:] {
+	for _, a := range args {
 		b, ok := g.builtCommand(e, a)
 		if !ok {
 			continue
@@ -244,6 +249,29 @@ func (g *Engine) send(s *Func, site *Site) bool {
 		s.Sites = append(s.Sites, sub)
 	}
 	return false
+}
+
+// sentList returns the commands of the slice that a send call spreads
+// (c.DoMulti(ctx, cmds...)), when it is a composite literal or a local
+// variable set once to one: its elements; nil otherwise.
+func sentList(e *evaluator, call *ast.CallExpr) []ast.Expr {
+	if e == nil || len(call.Args) == 0 {
+		return nil
+	}
+	x := ast.Unparen(call.Args[len(call.Args)-1])
+	if id, ok := x.(*ast.Ident); ok {
+		x = ast.Unparen(e.setOnce(id))
+	}
+	lit, ok := x.(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, el := range lit.Elts {
+		if _, kv := el.(*ast.KeyValueExpr); kv {
+			return nil
+		}
+	}
+	return lit.Elts
 }
 
 // sendParents maps each command argument of a send call in the function
@@ -261,7 +289,11 @@ func (g *Engine) sendParents(s *Func) map[*ast.CallExpr]*ast.CallExpr {
 			return true
 		}
 		if _, m := g.Resolve(call); m != nil && m.Kind == ruleset.KindSend && m.Args != nil {
-			for _, a := range call.Args[min(m.Args.Param, len(call.Args)):] {
+			args := call.Args[min(m.Args.Param, len(call.Args)):]
+			if call.Ellipsis.IsValid() && m.Args.Variadic {
+				args = sentList(s.e, call)
+			}
+			for _, a := range args {
 				if ac, ok := ast.Unparen(a).(*ast.CallExpr); ok {
 					parents[ac] = call
 				}
