@@ -509,7 +509,7 @@ func (c *Command) keyPositions(argv []string, least bool) (pos []int, ok bool) {
 			// from the command's own function (getKeysFromCommandWithSpecs
 			// falls back to it): MIGRATE's, the only one, takes the keys
 			// after KEYS alone, where its key argument is "" and no key
-			// (TestMigrateKeyPositions).
+			// (TestMigrateKeyPositions in keycount_test.go).
 			return p, kok
 		}
 		pos = append(pos, p...)
