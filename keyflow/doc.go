@@ -30,8 +30,11 @@
 //     (elems.go): those are carried to the callers (Carried, exported as a
 //     KeyWrapper fact). A command sent on a parameter of a pipeline or
 //     transaction type, or of a client interface that a pipeline
-//     implements (redis.Cmdable), is carried to the transaction its caller
-//     hands it (txhelper.go); a call of a method of a project's own
+//     implements (redis.Cmdable), or on a field of the receiver of such a
+//     type (a project's wrapper around a pipeline, p.pipe), is carried to
+//     the transaction its caller hands it (txhelper.go); a function that
+//     returns such a wrapper around a pipeline it makes is that client's
+//     TxPipeline to its callers (pipefunc.go); a call of a method of a project's own
 //     interface is a call of each implementation in sight that carries
 //     commands, and a method of an exported interface carries, as its own
 //     KeyWrapper fact, what the implementations of its package carry
