@@ -318,8 +318,16 @@ func (g *Engine) madeOrWrapped(x ast.Expr) ruleset.MethodKind {
 // does not, or none is in sight.
 func (g *Engine) ifacePipeFunc(fn *types.Func) PipeFunc {
 	iface, ok := fn.Signature().Recv().Type().Underlying().(*types.Interface)
-	if !ok {
+	if !ok || fn.Signature().Results().Len() == 0 {
 		return PipeFunc{}
+	}
+	// Only a result that holds a pipeline, or a type of the package's
+	// own that may wrap one, is looked for in the implementations.
+	result := fn.Signature().Results().At(0).Type()
+	if held, _ := g.mayHoldPipeline(result); !held {
+		if n := namedOf(result); n == nil || n.Obj().Pkg() != g.pkg {
+			return PipeFunc{}
+		}
 	}
 	var kind ruleset.MethodKind
 	scope := g.pkg.Scope()
