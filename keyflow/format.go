@@ -38,18 +38,7 @@ func (e *evaluator) formatHelper(call *ast.CallExpr, fn *types.Func) ([]Value, b
 		return nil, false
 	}
 	params := sig.Params()
-	param := func(x ast.Expr) int {
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		if !ok {
-			return -1
-		}
-		for i := range params.Len() {
-			if g.info.Uses[id] == params.At(i) {
-				return i
-			}
-		}
-		return -1
-	}
+	param := func(x ast.Expr) int { return paramOf(g.info, fn, x) }
 	ce := g.writerEval(decl)
 	formatted := false
 	var walk func(x ast.Expr) ([]Value, bool)

@@ -203,10 +203,14 @@ func withForm(grp Group, f spreadForm) Group {
 	if f == (spreadForm{}) || len(grp) != 1 || spreadIndex(grp[0].Key) < 0 {
 		return grp
 	}
-	p := grp[0].Key.Parts[0]
+	return Group{{inForm(grp[0].Key, f), grp[0].Pos}}
+}
+
+// inForm returns k, a key list passed on whole ("$N..."), in form f.
+func inForm(k keyspace.Key, f spreadForm) keyspace.Key {
+	p := k.Parts[0]
 	id, _, _ := strings.Cut(p.ID, "...")
-	key := keyspace.Unknown(id+"..."+f.String(), p.Name, p.NoBraces)
-	return Group{{key, grp[0].Pos}}
+	return keyspace.Unknown(id+"..."+f.String(), p.Name, p.NoBraces)
 }
 
 // selectKeys returns the keys among the groups of the arguments a caller
@@ -340,13 +344,15 @@ func (g *Engine) countedByScript(e *evaluator, x ast.Expr, groups [][]keyspace.K
 	if !ok || k.per != 0 || k.fixed < 0 {
 		return groups
 	}
-	out := slices.Clone(groups)
-	for i, alts := range groups {
-		if len(alts) == 1 && spreadFormOf(alts[0]).Scripted {
-			p := alts[0].Parts[0]
-			id, _, _ := strings.Cut(p.ID, "...")
-			out[i] = []keyspace.Key{keyspace.Unknown(id+"..."+spreadForm{Head: k.fixed}.String(), p.Name, p.NoBraces)}
+	var out [][]keyspace.Key
+	for _, alts := range groups {
+		switch {
+		case len(alts) != 1 || !spreadFormOf(alts[0]).Scripted:
+			out = append(out, alts)
+		case k.fixed > 0:
+			out = append(out, []keyspace.Key{inForm(alts[0], spreadForm{Head: k.fixed})})
 		}
+		// A script of no keys (NewScript(0, src)): none of the list.
 	}
 	return out
 }

@@ -395,19 +395,9 @@ func (g *Engine) keyParams(fn *types.Func, call *ast.CallExpr, m *ruleset.Method
 		return nil, false
 	}
 	params := fn.Signature().Params()
-	index := func(x ast.Expr) int {
-		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
-			for i := range params.Len() {
-				if g.info.Uses[id] == params.At(i) {
-					return i
-				}
-			}
-		}
-		return -1
-	}
 	var keys []string
 	for _, arg := range call.Args[m.Keys[0].Param:] {
-		i := index(arg)
+		i := paramOf(g.info, fn, arg)
 		if i < 0 {
 			return nil, false
 		}

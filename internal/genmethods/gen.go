@@ -59,8 +59,9 @@ var goRedisTypes = [][2]string{
 }
 
 // goRedisEveryMaster is how a keyspace-wide command reaches every master
-// with go-redis, from v6 on: ClusterClient.ForEachMaster (clustercheck's
-// readiness ground truth lists a cluster's keys with it).
+// with go-redis, from v6 on: ClusterClient.ForEachMaster, which calls its
+// function with a client of each master (internal/matrix's
+// TestForEachMasterReachesEveryMaster).
 const goRedisEveryMaster = "ForEachMaster on the *redis.ClusterClient"
 
 // Clients are the client libraries whose tables are generated, in the order

@@ -62,3 +62,10 @@ func (s *taggedStore) addQueue(player string, nowMs int64) (bool, error) {
 	out, err := scriptInt(s.pool, queueAddScript, s.queueZSet, s.pendingMap, s.inGame, player, nowMs)
 	return out == 1, err
 }
+
+// A script of no keys run through the same helper: its list is all ARGV.
+var lobbyStatsScript = newScript(0, `return {ARGV[1], ARGV[2]}`)
+
+func (s *store) stats(a, b string) (int, error) {
+	return scriptInt(s.pool, lobbyStatsScript, "lobby:"+a, "queue:"+b)
+}
