@@ -34,6 +34,8 @@ func TestHookScriptSummary(t *testing.T) {
 		`local v = redis.call('GET', KEYS[1]) return redis.call('GET', v)`,
 		`return redis.call('GET', KEYS[3])`,
 		`return redis.call('MSET', unpack(ARGV))`,
+		`return redis.call('ZRANGEBYSCORE', KEYS[1], 0, KEYS[2])`,
+		`return redis.call('ZADD', KEYS[1], tonumber(KEYS[2]), ARGV[1])`,
 		`return redis.call(`,
 	}
 	rules := slotlint.Builtin()

@@ -3,8 +3,8 @@ package clustercheck_test
 // The ground truth of the cluster-readiness rules: what a real Redis
 // Cluster (redis-server, three masters, started by internal/redistest) and
 // go-redis v9 do with the mistakes that the keyspace-wide and cluster-db
-// checks, sharded pub/sub under cross-slot, and script-flags' no-cluster
-// report, and with their fixed forms. Each test names the rule it grounds.
+// checks, sharded pub/sub under cross-slot, script-flags' no-cluster and
+// script-arity's value in KEYS report, and with their fixed forms. Each test names the rule it grounds.
 
 import (
 	"context"
@@ -16,7 +16,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	slotlint "github.com/slotlint/slotlint"
 	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/keyspace"
+	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -354,6 +357,67 @@ func TestGroundTruthNoClusterFlagRefused(t *testing.T) {
 	// The same script without the flag runs.
 	if err := cc.Eval(ctx, "#!lua\nreturn redis.call('GET', KEYS[1])", []string{"{gt}:nc"}).Err(); err != nil && err != redis.Nil {
 		t.Errorf("EVAL without no-cluster: %v", err)
+	}
+}
+
+// script-arity (a value in KEYS): a script that reads a value from KEYS
+// (eTask's timer passes the time as KEYS[3] and reads it as a score) fails
+// with CROSSSLOT on a cluster whenever the value hashes to another slot
+// than the keys, and luacheck reports it; with the value in ARGV the
+// script runs, and luacheck is silent.
+func TestGroundTruthValueInKeys(t *testing.T) {
+	c := redistest.Shared(t)
+	cc := c.Client(t)
+	ctx := testCtx(t)
+	const now = "1733300000"
+	keys := []string{"{gt:timer}:delayed", "{gt:timer}:ready"}
+	if slot.Of(now) == slot.Of(keys[0]) {
+		t.Fatalf("the time %q hashes to the keys' slot: pick another", now)
+	}
+	if err := cc.ZAdd(ctx, keys[0], redis.Z{Score: 1, Member: "job"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const bad = `local members = redis.call('ZRANGEBYSCORE', KEYS[1], 0, KEYS[3])
+for _, m in ipairs(members) do
+	redis.call('ZREM', KEYS[1], m)
+	redis.call('LPUSH', KEYS[2], m)
+end
+return #members`
+	fixed := strings.Replace(bad, "KEYS[3]", "ARGV[1]", 1)
+	err := cc.Eval(ctx, bad, append(slices.Clone(keys), now)).Err()
+	if err == nil || !strings.HasPrefix(err.Error(), "CROSSSLOT") {
+		t.Errorf("EVAL with the time in KEYS on a cluster: %v, want CROSSSLOT", err)
+	}
+	if n, err := cc.Eval(ctx, fixed, keys, now).Int(); err != nil || n != 1 {
+		t.Errorf("EVAL with the time in ARGV: %d, %v; want 1 moved", n, err)
+	}
+
+	cmds := luacheck.CommandsFrom(slotlint.Builtin())
+	check := func(src string, call luacheck.Call) []luacheck.Finding {
+		s, err := luacheck.Parse("timer", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Check(cmds, call)
+	}
+	lits := func(ss ...string) []keyspace.Key {
+		var out []keyspace.Key
+		for _, s := range ss {
+			out = append(out, keyspace.Lit(s))
+		}
+		return out
+	}
+	// The keys' slots differ (cross-slot), and KEYS[3] is no key.
+	got := check(bad, luacheck.Call{Keys: lits(keys[0], keys[1], now), KnownKeyCount: true, Cluster: true})
+	var cats []string
+	for _, f := range got {
+		cats = append(cats, f.Category)
+	}
+	if !slices.Equal(cats, []string{luacheck.CategoryCrossSlot, luacheck.CategoryArity}) || !strings.Contains(got[1].Message, `KEYS[3] ("1733300000") is an argument of`) {
+		t.Errorf("luacheck on the time in KEYS: %v, want cross-slot and script-arity on KEYS[3]", got)
+	}
+	if got := check(fixed, luacheck.Call{Keys: lits(keys...), KnownKeyCount: true, Args: lits(now), KnownArgCount: true, Cluster: true}); len(got) != 0 {
+		t.Errorf("luacheck on the time in ARGV: %v, want none", got)
 	}
 }
 

@@ -40,7 +40,7 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 	if kept(s, site) {
 		return nil
 	}
-	coll, others := -1, false
+	coll, others, own := -1, false, false
 	var first, each Group
 	for _, grp := range groups {
 		if len(grp) == 0 {
@@ -50,24 +50,32 @@ func (g *Engine) callerKeys(s *Func, site *Site, groups []Group) Group {
 			switch n := callerCollection(v.Key); {
 			case n >= 0 && (coll < 0 || n == coll):
 				coll = n
+				if first == nil {
+					first = Group{v}
+				}
 			case n >= 0 || ofParams(v.Key):
 				// Keys of the callers' besides their collection: another
 				// collection, or a parameter (SDIFFSTORE's destination).
 				others = true
 			default:
-				return nil
+				// A key of the function's own: beside the callers'
+				// collection, which alone may span slots (yaaf's Pop
+				// adds the message's topic when the caller names no
+				// queue).
+				own = true
 			}
-		}
-		if first == nil {
-			first = grp
 		}
 		each = append(each, grp[0])
 	}
 	switch {
+	case own:
+		if coll >= 0 {
+			return first
+		}
 	case others && len(each) >= 2:
 		return each
 	case coll >= 0 && !others:
-		return first[:1]
+		return first
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package luacheck
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +29,7 @@ const (
 	// CategoryArity: KEYS and ARGV do not match what the script reads: a
 	// KEYS[i] past the keys passed, keys passed and never read (but for a
 	// key that only routes the call, see checker.routes), a key passed in
-	// ARGV.
+	// ARGV, a value passed in KEYS (checker.valuesInKeys).
 	CategoryArity = checks.ScriptArity
 	// CategoryFlags: the shebang has what Redis 7 rejects, or flags that do
 	// not fit the script or the client.
@@ -102,6 +104,7 @@ func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Fin
 		for _, st := range s.sites {
 			c.site(st)
 		}
+		c.valuesInKeys()
 	}
 	c.sort()
 	return c.out
@@ -128,6 +131,11 @@ type checker struct {
 	out     []Finding
 	seen    map[string]bool
 	argUsed map[int]bool
+	// keyUse and valueUse are how the script's commands take each
+	// KEYS[i]: as a key (or in a way the analysis cannot tell), and as
+	// an argument that is no key, at the first such command.
+	keyUse   map[int]bool
+	valueUse map[int]*site
 }
 
 func (c *checker) add(category string, line, col int, format string, args ...any) {
@@ -318,9 +326,14 @@ type argSlot struct {
 }
 
 func (c *checker) site(st *site) {
-	for _, name := range st.commandNames() {
+	names := st.commandNames()
+	if len(names) < len(st.cmd) {
+		c.note(st, usesOf(st, nil, nil)) // a command the script computes
+	}
+	for _, name := range names {
 		cmd := c.lookup(name, st)
 		if cmd == nil {
+			c.note(st, usesOf(st, nil, nil))
 			continue
 		}
 		switch {
@@ -345,12 +358,151 @@ func (c *checker) site(st *site) {
 		for i, sl := range slots {
 			argv[i+1] = c.literal(sl.vals)
 		}
-		pos, _ := cmd.KeyPositions(argv)
+		pos, ok := cmd.KeyPositions(argv)
 		for _, p := range pos {
 			if p >= 1 && p <= len(slots) {
 				c.key(st, slots[p-1])
 			}
 		}
+		if _, known := c.tailCount(st); !ok || !known || isPubSub(cmd) {
+			slots = nil
+		}
+		c.note(st, usesOf(st, slots, pos))
+	}
+}
+
+// keyUses are how one command of a script takes the KEYS[i] among its
+// arguments: keys as a key (0 for a KEYS[i] whose i is not a constant, or
+// for any the command may take as a key), values as an argument that is no
+// key.
+type keyUses struct{ keys, values []int }
+
+// usesOf returns how the command of a site takes the KEYS[i] among its
+// arguments: as a key at the positions pos, as an argument that is no key
+// elsewhere. nil slots stand for a command whose keys are not known: it
+// may take any KEYS[i] of the site as a key.
+func usesOf(st *site, slots []argSlot, pos []int) keyUses {
+	var u keyUses
+	all := slots
+	if all == nil {
+		for _, v := range st.args {
+			all = append(all, argSlot{vals: v})
+		}
+		if st.tail != nil {
+			all = append(all, argSlot{vals: st.tail.asElems()})
+		}
+	}
+	for i, sl := range all {
+		isKey := slots == nil || slices.Contains(pos, i+1)
+		for _, v := range sl.vals {
+			switch {
+			case v.kind == kKey && v.idx > 0 && !isKey:
+				u.values = append(u.values, v.idx)
+			case v.kind == kKey:
+				u.keys = append(u.keys, v.idx)
+			default:
+				// KEYS[i] in a key built of it, or a value made of it:
+				// the undeclared-key check speaks of those.
+				u.keys = append(u.keys, keysIn(v)...)
+			}
+		}
+	}
+	return u
+}
+
+// isPubSub reports whether the command is one of publish/subscribe: a
+// channel that a script is given in KEYS is put in the slot of the keys on
+// purpose (Redisson's locks publish on a channel under the lock's
+// hashtag), and is taken as a key.
+func isPubSub(cmd *ruleset.Command) bool {
+	return slices.Contains(cmd.Flags, "pubsub")
+}
+
+// note keeps the uses of a site's command for valuesInKeys.
+func (c *checker) note(st *site, u keyUses) {
+	if c.keyUse == nil {
+		c.keyUse, c.valueUse = map[int]bool{}, map[int]*site{}
+	}
+	for _, i := range u.keys {
+		c.keyUse[i] = true
+	}
+	for _, i := range u.values {
+		if c.valueUse[i] == nil {
+			c.valueUse[i] = st
+		}
+	}
+}
+
+// keysIn returns the i of the KEYS[i] that a value is made of.
+func keysIn(v *value) []int {
+	var out []int
+	var walk func(v *value, depth int)
+	walk = func(v *value, depth int) {
+		if depth > 8 {
+			return
+		}
+		switch v.kind {
+		case kKey:
+			out = append(out, v.idx)
+		case kConcat:
+			for _, p := range v.parts {
+				walk(p, depth+1)
+			}
+		case kDerived:
+			for _, p := range v.from {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return out
+}
+
+// valuesInKeys reports a KEYS[i] that no command takes as a key, which a
+// command takes as an argument or tonumber reads: the caller passes a
+// value in KEYS (a time, a count), and on Redis Cluster every element of
+// KEYS must hash to the slot of the others. A value that is the only
+// element of KEYS routes the call and harms nothing; keys the call passes
+// that share a slot anyway are left alone.
+func (c *checker) valuesInKeys() {
+	if c.s.keysWhole || c.keyUse[0] {
+		return
+	}
+	if len(c.call.Keys) >= 2 && keyspace.Colocate(c.call.Keys...).Verdict == keyspace.Same {
+		return
+	}
+	others := func(i int) bool {
+		if len(c.call.Keys) >= 2 {
+			return true
+		}
+		for j := range c.keyUse {
+			if j != i {
+				return true
+			}
+		}
+		return false
+	}
+	what := func(i int) string {
+		if i <= len(c.call.Keys) {
+			return fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote())
+		}
+		return fmt.Sprintf("KEYS[%d]", i)
+	}
+	const fix = "the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV"
+	done := map[int]bool{}
+	for _, r := range c.s.numReads {
+		if c.keyUse[r.idx] || done[r.idx] || !others(r.idx) {
+			continue
+		}
+		done[r.idx] = true
+		c.add(CategoryArity, r.line, r.col, "%s is read as a number by %s: %s", what(r.idx), r.text, fix)
+	}
+	for _, i := range slices.Sorted(maps.Keys(c.valueUse)) {
+		if c.keyUse[i] || done[i] || !others(i) {
+			continue
+		}
+		st := c.valueUse[i]
+		c.add(CategoryArity, st.line, st.col, "%s is an argument of %s, and no command takes it as a key: %s", what(i), st.text, fix)
 	}
 }
 
@@ -385,25 +537,31 @@ func (c *checker) expand(st *site) []argSlot {
 	if len(st.argExprs) > 0 {
 		expr = st.argExprs[len(st.argExprs)-1]
 	}
-	n := 1
-	switch st.tail.from {
-	case keysTableValue:
-		if c.call.KnownKeyCount {
-			n = max(len(c.call.Keys)-st.tail.start+1, 0)
-		}
-	case argvTableValue:
-		if c.call.KnownArgCount {
-			n = max(len(c.call.Args)-st.tail.start+1, 0)
-		}
-	}
+	n, known := c.tailCount(st)
 	for i := 0; i < n; i++ {
 		vals := st.tail.elem(i)
-		if st.tail.from != nil && n == 1 && !(st.tail.from == keysTableValue && c.call.KnownKeyCount || st.tail.from == argvTableValue && c.call.KnownArgCount) {
+		if st.tail.from != nil && !known {
 			vals = st.tail.asElems()
 		}
 		slots = append(slots, argSlot{vals: vals, expr: expr, spread: true})
 	}
 	return slots
+}
+
+// tailCount returns how many arguments the spread that ends a site's
+// arguments stands for, and whether the call tells: a spread of KEYS or
+// ARGV whose count the call gives. Otherwise it stands for one argument,
+// with the values of all. A site that ends in no spread has none.
+func (c *checker) tailCount(st *site) (n int, known bool) {
+	switch {
+	case st.tail == nil:
+		return 0, true
+	case st.tail.from == keysTableValue && c.call.KnownKeyCount:
+		return max(len(c.call.Keys)-st.tail.start+1, 0), true
+	case st.tail.from == argvTableValue && c.call.KnownArgCount:
+		return max(len(c.call.Args)-st.tail.start+1, 0), true
+	}
+	return 1, false
 }
 
 // literal returns an argument's text when the call fixes it, else "".

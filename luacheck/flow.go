@@ -30,6 +30,14 @@ type keyRead struct {
 	guarded   bool // the read is tested (if KEYS[3] then, KEYS[3] or x)
 }
 
+// A numRead is KEYS[i] that tonumber reads: the caller passes a number in
+// KEYS.
+type numRead struct {
+	line, col int
+	idx       int
+	text      string // the call of tonumber
+}
+
 // A closure is a function defined in the script, with the scope it sees.
 type closure struct {
 	expr   *ast.FunctionExpr
@@ -177,6 +185,8 @@ type analyzer struct {
 
 	keysWhole bool // KEYS is used other than as KEYS[constant]
 	keysLen   bool // the script takes #KEYS
+	// numReads are the KEYS[i] the script reads as numbers.
+	numReads []*numRead
 
 	// lib is set when the analysis walks a function library: KEYS and
 	// ARGV are then the parameters of a function's callback, not globals.
@@ -918,6 +928,21 @@ func (a *analyzer) call(e *ast.FuncCallExpr, sc *scope, st *state, fr *frame) (v
 	return res, rtail
 }
 
+// noteNumRead notes the KEYS[i] among vals, which the call e of tonumber
+// reads.
+func (a *analyzer) noteNumRead(e *ast.FuncCallExpr, vals vset) {
+	for _, v := range vals {
+		if v.kind != kKey || v.idx == 0 {
+			continue
+		}
+		r := &numRead{line: e.Line(), col: 1, idx: v.idx, text: render(e)}
+		if id := leftIdent(e); id != nil {
+			r.col = a.identCol[id]
+		}
+		a.numReads = append(a.numReads, r)
+	}
+}
+
 // record notes a call of redis.call or the like, whose arguments, the
 // command name first, are args and tail, written as exprs.
 func (a *analyzer) record(node *ast.FuncCallExpr, args vset2, tail *spread, exprs []ast.Expr) *site {
@@ -1075,6 +1100,9 @@ func (a *analyzer) builtinCall(name string, e *ast.FuncCallExpr, args vset2, tai
 	case "tonumber", "table.getn", "string.len", "string.byte":
 		if arg(0).has(keysTableValue) {
 			a.keysLen = true
+		}
+		if name == "tonumber" {
+			a.noteNumRead(e, arg(0))
 		}
 		return vset2{one(numValue)}, nil
 	case "string.format":

@@ -541,6 +541,72 @@ return redis.call('GET', KEYS[i])
 	})
 }
 
+// TestValuesInKeys: a KEYS[i] that no command takes as a key, which a
+// command takes as an argument or tonumber reads, is a value the caller
+// passes in KEYS (eTask's timer passes the time as KEYS[3]).
+func TestValuesInKeys(t *testing.T) {
+	const timer = `local members = redis.call('ZRANGEBYSCORE', KEYS[1], 0, KEYS[3])
+for _, m in ipairs(members) do
+  redis.call('ZREM', KEYS[1], m)
+  redis.call('LPUSH', KEYS[2], m)
+end
+`
+	runCases(t, []checkCase{
+		{
+			name: "time as a score",
+			src:  timer,
+			want: []want{w(CategoryArity, 1, 17, `KEYS[3] is an argument of redis.call("ZRANGEBYSCORE", KEYS[1], 0, KEYS[3]), and no command takes it as a key: the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV`)},
+		},
+		{
+			name: "time as a score, keys known",
+			src:  timer,
+			call: keysCall("{q}:delayed", "{q}:ready", "1733300000"),
+			want: []want{
+				{cat: CategoryCrossSlot},
+				w(CategoryArity, 1, 17, `KEYS[3] ("1733300000") is an argument of`),
+			},
+		},
+		{
+			name: "value in the keys' slot",
+			src:  timer,
+			call: keysCall("{q}:delayed", "{q}:ready", "{q}:1733300000"),
+		},
+		{
+			name: "count read by tonumber",
+			src:  `return redis.call('LTRIM', KEYS[1], 0, tonumber(KEYS[2]) - 1)`,
+			want: []want{w(CategoryArity, 1, 40, `KEYS[2] is read as a number by tonumber(KEYS[2]): the caller passes a value in KEYS`)},
+		},
+		{
+			name: "also taken as a key",
+			src: `redis.call('SADD', KEYS[1], KEYS[2])
+return redis.call('SET', KEYS[2], ARGV[1])
+`,
+		},
+		{
+			name: "the only element of KEYS",
+			src:  `return redis.call('ECHO', KEYS[1])`,
+		},
+		{
+			name: "channel in the keys' slot on purpose",
+			src: `redis.call('DEL', KEYS[1])
+return redis.call('PUBLISH', KEYS[2], ARGV[1])
+`,
+		},
+		{
+			name: "command the script computes",
+			src: `redis.call('DEL', KEYS[1])
+return redis.call(ARGV[1], KEYS[2])
+`,
+		},
+		{
+			name: "keys iterated",
+			src: `for i = 2, #KEYS do redis.call('SADD', KEYS[1], KEYS[i]) end
+return redis.call('EXPIRE', KEYS[1], KEYS[2])
+`,
+		},
+	})
+}
+
 func TestCrossSlot(t *testing.T) {
 	runCases(t, []checkCase{
 		{

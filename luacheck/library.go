@@ -218,7 +218,7 @@ func (l *Library) function(chunk []ast.Stmt, identCol map[*ast.IdentExpr]int, r 
 	a.siteList, a.readList = nil, nil
 	a.sites = map[ast.Expr]*site{}
 	a.keyReads = map[*ast.AttrGetExpr]*keyRead{}
-	a.keysWhole, a.keysLen = false, false
+	a.keysWhole, a.keysLen, a.numReads = false, false, nil
 	if t := a.lib.find(r.name); t != nil && t.fn != nil {
 		a.callFunc(t.fn, t.node, vset2{one(keysTableValue), one(argvTableValue)}, nil, st.copy(), &frame{})
 	}

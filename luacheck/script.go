@@ -26,6 +26,7 @@ type Script struct {
 	keysWhole bool
 	keysLen   bool
 	keysRead  map[int]bool // the i of the KEYS[i] in keyReads
+	numReads  []*numRead
 
 	fn *function // set for a function of a library
 }
@@ -71,7 +72,7 @@ func (s *Script) collect(a *analyzer) {
 		}
 		return s.keyReads[i].col < s.keyReads[j].col
 	})
-	s.keysWhole, s.keysLen = a.keysWhole, a.keysLen
+	s.keysWhole, s.keysLen, s.numReads = a.keysWhole, a.keysLen, a.numReads
 	s.keysRead = map[int]bool{}
 	for _, r := range s.keyReads {
 		s.keysRead[r.idx] = true

@@ -26,6 +26,9 @@ type siteSummary struct {
 	// quiet: the site gives no finding for any call; roOnly: it gives one
 	// only for a call with EVAL_RO (a write in a script without shebang).
 	quiet, roOnly bool
+	// uses are how its commands take the KEYS[i], for a site that is
+	// quiet or roOnly: the same for every call.
+	uses []keyUses
 }
 
 // Summarize works out what checking the script needs that does not depend
@@ -57,9 +60,15 @@ func (m *Summary) summarize(st *site) siteSummary {
 	}
 	c := &checker{s: m.s, cmds: m.cmds, call: &Call{}}
 	roOnly := false
-	for _, name := range st.commandNames() {
+	var uses []keyUses
+	names := st.commandNames()
+	if len(names) < len(st.cmd) {
+		uses = append(uses, usesOf(st, nil, nil))
+	}
+	for _, name := range names {
 		cmd := c.lookup(name, st)
 		if cmd == nil {
+			uses = append(uses, usesOf(st, nil, nil))
 			continue
 		}
 		if cmd.KeyspaceWide {
@@ -85,7 +94,7 @@ func (m *Summary) summarize(st *site) siteSummary {
 				argv[i+1] = c.literal(vals)
 			}
 		}
-		pos, _ := cmd.KeyPositions(argv)
+		pos, ok := cmd.KeyPositions(argv)
 		for _, p := range pos {
 			if p < 1 || p > len(st.args) {
 				continue
@@ -96,8 +105,13 @@ func (m *Summary) summarize(st *site) siteSummary {
 				}
 			}
 		}
+		slots := c.expand(st)
+		if !ok || isPubSub(cmd) {
+			slots = nil
+		}
+		uses = append(uses, usesOf(st, slots, pos))
 	}
-	out.quiet, out.roOnly = !roOnly, roOnly
+	out.quiet, out.roOnly, out.uses = !roOnly, roOnly, uses
 	return out
 }
 
@@ -141,10 +155,14 @@ func (m *Summary) Check(call Call) []Finding {
 		c.arity()
 		for _, ss := range m.sites {
 			if ss.quiet || ss.roOnly && !call.ReadOnly {
+				for _, u := range ss.uses {
+					c.note(ss.st, u)
+				}
 				continue
 			}
 			c.site(ss.st)
 		}
+		c.valuesInKeys()
 	}
 	c.sort()
 	return c.out

@@ -89,7 +89,7 @@ func (c *redisCache) SetMany(ctx context.Context, values map[string]interface{})
 		pairs = append(pairs, value)
 	}
 	pipe := c.client.Pipeline()
-	pipe.MSet(ctx, pairs...)
+	pipe.MSet(ctx, pairs...) // want `MSET of the callers' keys "<c.KeyPrefix>:<key>": callers in other modules are not checked`
 	_, err := pipe.Exec(ctx)
 	return err
 }
