@@ -91,12 +91,35 @@ func (g *Engine) paramCallerKeys(s *Func, site *Site) Group {
 	if site.SplitAlone || site.Name == "" || !g.reachedFromOutside(s.Obj) || site.Through && !site.named && g.reachedFromOutside(site.Callee) || kept(s, site) {
 		return nil
 	}
+	if out := paramsAndOwn(site.Chosen, false); out != nil {
+		return out
+	}
+	// Other keys besides, of no shape the code shows (a member a reply
+	// gives, as a delay queue's RPop moves the job it reads with LINDEX
+	// from the caller's topic to a bucket of its own): they put neither
+	// key in the other's slot.
+	var keys Group
+	for _, grp := range WithoutPlaceholders(site.AllKeys()) {
+		if len(grp) == 1 {
+			keys = append(keys, grp[0])
+		}
+	}
+	return paramsAndOwn(keys, true)
+}
+
+// paramsAndOwn returns the distinct keys that are each made of the
+// function's parameters alone or its own (ownKey), two at least, one of
+// the parameters at least; nil when there are not, or when a key is
+// neither, unless skip lets such keys be passed over.
+func paramsAndOwn(keys Group, skip bool) Group {
 	var out Group
 	params := 0
-	for _, v := range site.Chosen {
+	for _, v := range keys {
 		switch {
 		case ofParams(v.Key):
 			params++
+		case !ownKey(v.Key) && skip:
+			continue
 		case !ownKey(v.Key):
 			return nil
 		}

@@ -1494,6 +1494,9 @@ func (l *ssaLayer) valueKeys(e *evaluator, v ssa.Value) ([]Value, *evaluator) {
 			}
 		}
 	}
+	if keys, ok := l.listedMember(v); ok {
+		return keys, nil
+	}
 	if alts, ev, ok := l.mapEntry(e, v); ok {
 		return alts, ev
 	}
@@ -1570,6 +1573,59 @@ func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
 		return l.importedReply(v)
 	}
 	return l.patternKeys(call)
+}
+
+// listedMember returns the keys that v holds when it is the member of an
+// element of a listing command's reply, as a range over the reply of a
+// sorted set's members with their scores reads it (go-redis's
+// m.Member.(string) of ZRangeWithScores): one of the members the reply
+// holds.
+func (l *ssaLayer) listedMember(v ssa.Value) ([]Value, bool) {
+	if x, ok := v.(*ssa.Extract); ok && x.Index == 0 {
+		v = x.Tuple
+	}
+	if ta, ok := v.(*ssa.TypeAssert); ok {
+		v = ta.X
+	}
+	var elem ssa.Value // the element, or its address
+	switch f := v.(type) {
+	case *ssa.Field:
+		if fieldName(f.X.Type(), f.Field) != "Member" {
+			return nil, false
+		}
+		elem = f.X
+	case *ssa.UnOp:
+		fa, ok := f.X.(*ssa.FieldAddr)
+		if !ok || f.Op != token.MUL || fieldName(fa.X.Type(), fa.Field) != "Member" {
+			return nil, false
+		}
+		elem = fa.X
+	default:
+		return nil, false
+	}
+	if a, ok := elem.(*ssa.Alloc); ok {
+		// The range variable whose field the code addresses: what is
+		// stored in it.
+		elem = storedOnce(a)
+	}
+	if u, ok := elem.(*ssa.UnOp); ok && u.Op == token.MUL {
+		elem = u.X
+	}
+	ia, ok := elem.(*ssa.IndexAddr)
+	if !ok {
+		return nil, false
+	}
+	return l.listedKeys(ia.X)
+}
+
+// fieldName returns the name of field i of a struct type, or of the struct
+// a pointer type points to.
+func fieldName(t types.Type, i int) string {
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return st.Field(i).Name()
 }
 
 // scanPage returns the raw SCAN call whose page of keys v is. redigo's
@@ -2658,6 +2714,16 @@ func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 		// iter.Val() of SCAN's iterator: a key its pattern matches.
 		if keys, ok := g.listed(x); ok {
 			return keys
+		}
+	}
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok && e.localVar(id) != nil && !shaped(alts) {
+		// key, _ := m.Member.(string) of a sorted set's reply.
+		if l := g.ssaForm(x.Pos()); l != nil {
+			if v := l.valueOf(x); v != nil {
+				if keys, ok := l.listedMember(v); ok {
+					return keys
+				}
+			}
 		}
 	}
 	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
