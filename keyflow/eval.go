@@ -941,6 +941,38 @@ func (e *evaluator) resultAt(call *ast.CallExpr, i int) ([]Value, bool) {
 	return e.g.summaryCallAt(e, call, fn, i)
 }
 
+// stringerOf returns x of a call x.String() of a String method, of no
+// arguments and a value receiver, that another package gives a named
+// array or struct type (uuid.UUID, an ObjectID): fmt prints such a value
+// by that method, so
+// fmt.Sprintf("{%s}:conns", id) and fmt.Sprintf("{%s}:groups",
+// id.String()) name one value.
+func (e *evaluator) stringerOf(call *ast.CallExpr, fn *types.Func) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || fn.Name() != "String" || len(call.Args) != 0 || fn.Pkg() == nil || fn.Pkg() == e.g.pkg {
+		return nil, false
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isStringType(sig.Results().At(0).Type()) {
+		return nil, false
+	}
+	if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+		return nil, false // a builder's (strings.Builder, a byte buffer): its text is what was written
+	}
+	if s, ok := e.g.info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return nil, false
+	}
+	t := deref(e.g.info.TypeOf(sel.X))
+	if _, named := t.(*types.Named); !named {
+		return nil, false
+	}
+	switch t.Underlying().(type) {
+	case *types.Array, *types.Struct:
+		return sel.X, true
+	}
+	return nil, false
+}
+
 func (e *evaluator) call(call *ast.CallExpr) []Value {
 	info := e.g.info
 	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
@@ -965,6 +997,11 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 			return []Value{v}
 		}
 		return []Value{e.opaque(call)}
+	}
+	if x, ok := e.stringerOf(call, fn); ok {
+		// id.String() of a uuid.UUID: the text fmt's %s and %v give
+		// of id, which is how the key names it.
+		return e.keys(x)
 	}
 	switch fn.FullName() {
 	case "fmt.Sprintf":

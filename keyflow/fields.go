@@ -585,6 +585,11 @@ func (e *evaluator) bracesChecked(v *types.Var, pos token.Pos, held bool) bool {
 			}
 		case *ast.CallExpr:
 			fn, _ := typeutil.Callee(g.info, x).(*types.Func)
+			if fn != nil && len(x.Args) == 1 && isV(x.Args[0]) && g.findsBrace(fn) {
+				// if hasHashTag(key) { return key + ":tmp" }; past it, or
+				// in its else, the key holds no hashtag of its own.
+				return "{"
+			}
 			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(x.Args) != 2 || !isV(x.Args[0]) {
 				return ""
 			}
@@ -625,6 +630,116 @@ func (e *evaluator) bracesChecked(v *types.Var, pos token.Pos, held bool) bool {
 		return e.guarded(pos, refuses, negated, never)
 	}
 	return e.guarded(pos, negated, refuses, never)
+}
+
+// findsBrace reports whether a function of the package, of one string
+// parameter and a bool result, tells whether the parameter holds a
+// hashtag: it returns true only when it holds a '{' (its body starts by
+// looking for one and returns false when it finds none: hololive's
+// hasValkeyHashTag, _, after, ok := strings.Cut(key, "{"); if !ok {
+// return false }; ...), or is one return of strings.Contains of the
+// parameter and "{". Where it returns false the value is taken to hold
+// no hashtag of its own.
+func (g *Engine) findsBrace(fn *types.Func) bool {
+	decl := g.decls[fn.Origin()]
+	sig := fn.Signature()
+	if decl == nil || decl.Body == nil || sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
+		!isStringType(sig.Params().At(0).Type()) || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	param := sig.Params().At(0)
+	isParam := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && g.info.Uses[id] == param
+	}
+	// search reports whether x is strings.F(param, "{") for a search F,
+	// and which of its results says it found none: the bool of Cut and
+	// ContainsX, the int (below 0) of IndexX.
+	search := func(x ast.Expr) (string, bool) {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 || !isParam(call.Args[0]) {
+			return "", false
+		}
+		f, _ := typeutil.Callee(g.info, call).(*types.Func)
+		tv := g.info.Types[call.Args[1]]
+		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "strings" || tv.Value == nil {
+			return "", false
+		}
+		switch tv.Value.Kind() {
+		case constant.String:
+			if constant.StringVal(tv.Value) != "{" {
+				return "", false
+			}
+		case constant.Int:
+			if r, ok := constant.Int64Val(tv.Value); !ok || r != '{' {
+				return "", false
+			}
+		default:
+			return "", false
+		}
+		return f.Name(), true
+	}
+	stmts := decl.Body.List
+	if len(stmts) == 1 {
+		ret, ok := stmts[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 {
+			return false
+		}
+		name, ok := search(ret.Results[0])
+		return ok && (name == "Contains" || name == "ContainsRune" || name == "ContainsAny")
+	}
+	// The search, then if the value it gives says none, return false.
+	as, ok := stmts[0].(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || len(stmts) < 2 {
+		return false
+	}
+	name, ok := search(as.Rhs[0])
+	if !ok {
+		return false
+	}
+	var found ast.Expr // the result that tells
+	switch name {
+	case "Cut":
+		if len(as.Lhs) == 3 {
+			found = as.Lhs[2]
+		}
+	case "Index", "IndexByte", "IndexRune":
+		if len(as.Lhs) == 1 {
+			found = as.Lhs[0]
+		}
+	}
+	id, ok := found.(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return false
+	}
+	obj := g.info.ObjectOf(id)
+	is := func(x ast.Expr) bool {
+		y, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && g.info.Uses[y] == obj
+	}
+	ifs, ok := stmts[1].(*ast.IfStmt)
+	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) != 1 {
+		return false
+	}
+	ret, ok := ifs.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return false
+	}
+	if tv := g.info.Types[ret.Results[0]]; tv.Value == nil || constant.BoolVal(tv.Value) {
+		return false // not return false
+	}
+	switch c := ast.Unparen(ifs.Cond).(type) {
+	case *ast.UnaryExpr: // if !ok
+		return name == "Cut" && c.Op == token.NOT && is(c.X)
+	case *ast.BinaryExpr: // if i < 0, if i == -1
+		tv := g.info.Types[c.Y]
+		if name == "Cut" || !is(c.X) || tv.Value == nil {
+			return false
+		}
+		n, ok := constant.Int64Val(tv.Value)
+		return ok && (c.Op == token.LSS && n == 0 || c.Op == token.EQL && n == -1)
+	}
+	return false
 }
 
 // fieldBraceFree reports whether every write of a string field stores a

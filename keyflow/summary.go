@@ -639,6 +639,11 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 			if len(parts[i]) == 0 {
 				return nil
 			}
+			if parts[i] = bracesPossible(parts[i], p); len(parts[i]) == 0 {
+				// The callee's check of the braces rules out every value
+				// the call gives: the callee never builds this key here.
+				return []keyspace.Key{}
+			}
 		case mode == substShared && strings.Contains(p.ID, "@"):
 			p.ID += "^" + callID(call)
 			parts[i] = []keyspace.Key{{Parts: []keyspace.Part{p}}}
@@ -998,6 +1003,20 @@ func checkedBraces(ks []keyspace.Key, p keyspace.Part) []keyspace.Key {
 		}
 	}
 	return ks
+}
+
+// bracesPossible drops the literal values of a callee's unknown p that
+// what the callee checked of its braces rules out: one with no '{' where
+// it found one (platformMapTempKey's key under hasValkeyHashTag(key)),
+// one with a '{' where it refused one.
+func bracesPossible(ks []keyspace.Key, p keyspace.Part) []keyspace.Key {
+	if !p.NoBraces && !p.Braced {
+		return ks
+	}
+	return slices.DeleteFunc(slices.Clone(ks), func(k keyspace.Key) bool {
+		s, ok := k.Literal()
+		return ok && (p.Braced && !strings.Contains(s, "{") || p.NoBraces && strings.Contains(s, "{"))
+	})
 }
 
 // argValues is paramValue before what the callee checked of braces.
