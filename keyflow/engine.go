@@ -55,8 +55,10 @@ type Engine struct {
 	// calledMethods scans it.
 	called map[string]bool
 
-	decls   map[*types.Func]*ast.FuncDecl
-	pkgVars map[*types.Var]ast.Expr // package-level variables set once, by their initializer
+	decls map[*types.Func]*ast.FuncDecl
+	// nonEmpty caches neverEmpty of string fields (emptyfields.go).
+	nonEmpty map[*types.Var]bool
+	pkgVars  map[*types.Var]ast.Expr // package-level variables set once, by their initializer
 	// pkgInitial are the initializers of the package-level variables
 	// that are assigned too (initReset).
 	pkgInitial map[*types.Var]ast.Expr

@@ -870,7 +870,9 @@ func (e *evaluator) field(x *ast.SelectorExpr) []Value {
 	if v, ok := e.g.info.Selections[x].Obj().(*types.Var); ok && !noBraces {
 		noBraces = e.g.fieldBraceFree(v)
 	}
-	return []Value{{keyspace.Unknown(base+"."+x.Sel.Name, name, noBraces), x.Pos()}}
+	k := keyspace.Unknown(base+"."+x.Sel.Name, name, noBraces)
+	k.Parts[0].Braced = !noBraces && e.fieldBracesHeld(x)
+	return []Value{{k, x.Pos()}}
 }
 
 // identity returns an identity for the value of x, when x is a parameter, a

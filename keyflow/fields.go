@@ -567,14 +567,37 @@ func (e *evaluator) bracesHeld(v *types.Var, pos token.Pos) bool {
 
 // bracesChecked is bracesRefused, or bracesHeld when held.
 func (e *evaluator) bracesChecked(v *types.Var, pos token.Pos, held bool) bool {
+	return e.bracesCheckedOf(func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && e.g.info.Uses[id] == v
+	}, pos, held)
+}
+
+// fieldBracesHeld is bracesHeld of a field read, x.f, where the function
+// checks the same field of the same value (goworker's keyPrefix: if
+// strings.Contains(b.prefix, "{") { return b.prefix }).
+func (e *evaluator) fieldBracesHeld(x *ast.SelectorExpr) bool {
+	obj := e.g.info.Selections[x].Obj()
+	base := e.identity(x.X)
+	if base == "" {
+		return false
+	}
+	return e.bracesCheckedOf(func(y ast.Expr) bool {
+		sel, ok := ast.Unparen(y).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		s, ok := e.g.info.Selections[sel]
+		return ok && s.Obj() == obj && e.identity(sel.X) == base
+	}, x.Pos(), true)
+}
+
+// bracesCheckedOf is bracesChecked of the value that isV reads.
+func (e *evaluator) bracesCheckedOf(isV func(ast.Expr) bool, pos token.Pos, held bool) bool {
 	if e == nil || e.decl == nil || e.decl.Body == nil {
 		return false
 	}
 	g := e.g
-	isV := func(x ast.Expr) bool {
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		return ok && g.info.Uses[id] == v
-	}
 	// braces returns the braces that a condition finds in v.
 	var braces func(x ast.Expr) string
 	braces = func(x ast.Expr) string {

@@ -841,6 +841,19 @@ func (w *walker) filled(v ssa.Value, depth int) coll {
 				}
 				out.open = true
 			case *ssa.Store:
+				if r.Addr == x {
+					// keys := [...]string{a, b}, built in a temporary
+					// array and copied whole into the variable that
+					// keys[:] slices: the temporary's elements.
+					if u, ok := r.Val.(*ssa.UnOp); ok && u.Op == token.MUL {
+						if a, ok := u.X.(*ssa.Alloc); ok && a != x {
+							if _, isArray := deref(a.Type()).Underlying().(*types.Array); isArray {
+								out.add(w.filled(a, depth+1))
+								continue
+							}
+						}
+					}
+				}
 				if a, ok := r.Addr.(*ssa.Alloc); ok && r.Val == x {
 					// Kept in a variable that a closure captures: what
 					// is stored through its loads fills the slice too.

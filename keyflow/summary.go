@@ -299,7 +299,7 @@ func (g *Engine) summarize(decl *ast.FuncDecl) *Func {
 			}
 			return true
 		})
-		rets = g.clusterReturns(e, rets)
+		rets = g.liveReturns(e, g.clusterReturns(e, rets))
 	}
 	if returnsKey {
 		named := sig.Results().At(0)

@@ -488,21 +488,52 @@ func (c *checker) valuesInKeys() {
 		}
 		return fmt.Sprintf("KEYS[%d]", i)
 	}
-	const fix = "the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV"
-	done := map[int]bool{}
-	for _, r := range c.s.numReads {
-		if c.keyUse[r.idx] || done[r.idx] || !others(r.idx) {
-			continue
+	// One finding for each place, naming every KEYS[i] it reads so.
+	type place struct {
+		line, col int
+		text      string
+		num       bool
+	}
+	var order []place
+	at := map[place][]int{}
+	note := func(p place, i int) {
+		if c.keyUse[i] || !others(i) || slices.ContainsFunc(order, func(q place) bool { return slices.Contains(at[q], i) }) {
+			return
 		}
-		done[r.idx] = true
-		c.add(CategoryArity, r.line, r.col, "%s is read as a number by %s: %s", what(r.idx), r.text, fix)
+		if at[p] == nil {
+			order = append(order, p)
+		}
+		at[p] = append(at[p], i)
+	}
+	for _, r := range c.s.numReads {
+		note(place{r.line, r.col, r.text, true}, r.idx)
 	}
 	for _, i := range slices.Sorted(maps.Keys(c.valueUse)) {
-		if c.keyUse[i] || done[i] || !others(i) {
-			continue
-		}
 		st := c.valueUse[i]
-		c.add(CategoryArity, st.line, st.col, "%s is an argument of %s, and no command takes it as a key: %s", what(i), st.text, fix)
+		note(place{st.line, st.col, st.text, false}, i)
+	}
+	for _, p := range order {
+		idx := at[p]
+		var names []string
+		for j, i := range idx {
+			if j == 3 && len(idx) > 4 {
+				names = append(names, fmt.Sprintf("%d more", len(idx)-3))
+				break
+			}
+			names = append(names, what(i))
+		}
+		list := joinAnd(names)
+		one := len(idx) == 1
+		switch {
+		case p.num && one:
+			c.add(CategoryArity, p.line, p.col, "%s is read as a number by %s: the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV", list, p.text)
+		case p.num:
+			c.add(CategoryArity, p.line, p.col, "%s are read as numbers by %s: the caller passes values in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass them in ARGV", list, p.text)
+		case one:
+			c.add(CategoryArity, p.line, p.col, "%s is an argument of %s, and no command takes it as a key: the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV", list, p.text)
+		default:
+			c.add(CategoryArity, p.line, p.col, "%s are arguments of %s, and no command takes them as keys: the caller passes values in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass them in ARGV", list, p.text)
+		}
 	}
 }
 

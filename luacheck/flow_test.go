@@ -577,6 +577,11 @@ end
 			want: []want{w(CategoryArity, 1, 40, `KEYS[2] is read as a number by tonumber(KEYS[2]): the caller passes a value in KEYS`)},
 		},
 		{
+			name: "fields and values in KEYS",
+			src:  `return redis.call('HSET', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])`,
+			want: []want{w(CategoryArity, 1, 8, `KEYS[2], KEYS[3], KEYS[4] and 2 more are arguments of redis.call("HSET", KEYS[1], KEYS[2], KEYS[3], ...), and no command takes them as keys: the caller passes values in KEYS`)},
+		},
+		{
 			name: "also taken as a key",
 			src: `redis.call('SADD', KEYS[1], KEYS[2])
 return redis.call('SET', KEYS[2], ARGV[1])
