@@ -1588,6 +1588,20 @@ func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
 	return l.patternKeys(call)
 }
 
+// namesMember reports whether a value is written as the Member of
+// something (m.Member.(string)): only such a value is looked up on SSA as
+// a member of a reply, which spares building SSA for other keys.
+func namesMember(alts []Value) bool {
+	for _, a := range alts {
+		for _, p := range a.Key.Parts {
+			if p.Unknown && strings.Contains(p.Name, ".Member") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // listedMember returns the keys that v holds when it is the member of an
 // element of a listing command's reply, as a range over the reply of a
 // sorted set's members with their scores reads it (go-redis's
@@ -2729,7 +2743,7 @@ func (g *Engine) keyArg(e *evaluator, x ast.Expr) []Value {
 			return keys
 		}
 	}
-	if id, ok := ast.Unparen(x).(*ast.Ident); ok && e.localVar(id) != nil && !shaped(alts) {
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok && e.localVar(id) != nil && !shaped(alts) && namesMember(alts) {
 		// key, _ := m.Member.(string) of a sorted set's reply.
 		if l := g.ssaForm(x.Pos()); l != nil {
 			if v := l.valueOf(x); v != nil {
