@@ -613,26 +613,12 @@ func (e *evaluator) bracesCheckedOf(isV func(ast.Expr) bool, pos token.Pos, held
 				// in its else, the key holds no hashtag of its own.
 				return "{"
 			}
-			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || len(x.Args) != 2 || !isV(x.Args[0]) {
-				return ""
-			}
-			tv := g.info.Types[x.Args[1]]
-			if tv.Value == nil {
-				return ""
-			}
-			switch fn.Name() {
-			case "ContainsAny", "Contains":
-				if tv.Value.Kind() != constant.String {
-					return ""
-				}
-				s := constant.StringVal(tv.Value)
-				if fn.Name() == "Contains" && len(s) != 1 {
-					return ""
-				}
-				return s
-			case "ContainsRune":
-				if r, ok := constant.Int64Val(tv.Value); ok {
-					return string(rune(r))
+			switch name, text, _ := g.stringsSearch(x, isV); name {
+			case "ContainsAny", "ContainsRune":
+				return text
+			case "Contains":
+				if len(text) == 1 {
+					return text
 				}
 			}
 		}
@@ -655,6 +641,30 @@ func (e *evaluator) bracesCheckedOf(isV func(ast.Expr) bool, pos token.Pos, held
 	return e.guarded(pos, negated, refuses, never)
 }
 
+// stringsSearch returns the name of a function of package strings that x
+// calls on the value isV reads, with a constant to look for (Contains,
+// ContainsAny, Cut, Index and the like; a rune as its text).
+func (g *Engine) stringsSearch(x ast.Expr, isV func(ast.Expr) bool) (name, text string, ok bool) {
+	call, isCall := ast.Unparen(x).(*ast.CallExpr)
+	if !isCall || len(call.Args) != 2 || !isV(call.Args[0]) {
+		return "", "", false
+	}
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	tv := g.info.Types[call.Args[1]]
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" || tv.Value == nil {
+		return "", "", false
+	}
+	switch tv.Value.Kind() {
+	case constant.String:
+		return fn.Name(), constant.StringVal(tv.Value), true
+	case constant.Int:
+		if r, ok := constant.Int64Val(tv.Value); ok {
+			return fn.Name(), string(rune(r)), true
+		}
+	}
+	return "", "", false
+}
+
 // findsBrace reports whether a function of the package, of one string
 // parameter and a bool result, tells whether the parameter holds a
 // hashtag: it returns true only when it holds a '{' (its body starts by
@@ -675,32 +685,10 @@ func (g *Engine) findsBrace(fn *types.Func) bool {
 		id, ok := ast.Unparen(x).(*ast.Ident)
 		return ok && g.info.Uses[id] == param
 	}
-	// search reports whether x is strings.F(param, "{") for a search F,
-	// and which of its results says it found none: the bool of Cut and
-	// ContainsX, the int (below 0) of IndexX.
+	// search returns F of strings.F(param, "{"), a search for the brace.
 	search := func(x ast.Expr) (string, bool) {
-		call, ok := ast.Unparen(x).(*ast.CallExpr)
-		if !ok || len(call.Args) != 2 || !isParam(call.Args[0]) {
-			return "", false
-		}
-		f, _ := typeutil.Callee(g.info, call).(*types.Func)
-		tv := g.info.Types[call.Args[1]]
-		if f == nil || f.Pkg() == nil || f.Pkg().Path() != "strings" || tv.Value == nil {
-			return "", false
-		}
-		switch tv.Value.Kind() {
-		case constant.String:
-			if constant.StringVal(tv.Value) != "{" {
-				return "", false
-			}
-		case constant.Int:
-			if r, ok := constant.Int64Val(tv.Value); !ok || r != '{' {
-				return "", false
-			}
-		default:
-			return "", false
-		}
-		return f.Name(), true
+		name, text, ok := g.stringsSearch(x, isParam)
+		return name, ok && text == "{"
 	}
 	stmts := decl.Body.List
 	if len(stmts) == 1 {

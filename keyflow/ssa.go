@@ -1592,14 +1592,12 @@ func (l *ssaLayer) listedKeys(v ssa.Value) ([]Value, bool) {
 // something (m.Member.(string)): only such a value is looked up on SSA as
 // a member of a reply, which spares building SSA for other keys.
 func namesMember(alts []Value) bool {
-	for _, a := range alts {
-		for _, p := range a.Key.Parts {
-			if p.Unknown && strings.Contains(p.Name, ".Member") {
-				return true
-			}
-		}
-	}
-	return false
+	return anyPart(alts, func(p keyspace.Part) bool { return p.Unknown && strings.Contains(p.Name, ".Member") })
+}
+
+// anyPart reports whether some part of some value's key satisfies f.
+func anyPart(alts []Value, f func(keyspace.Part) bool) bool {
+	return slices.ContainsFunc(alts, func(a Value) bool { return slices.ContainsFunc(a.Key.Parts, f) })
 }
 
 // listedMember returns the keys that v holds when it is the member of an

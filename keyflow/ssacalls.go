@@ -258,14 +258,7 @@ func (g *Engine) substituteAll(e *evaluator, call *ast.CallExpr, alts []Value) [
 
 // hasParam reports whether some value holds a parameter of its function.
 func hasParam(alts []Value) bool {
-	for _, a := range alts {
-		for _, p := range a.Key.Parts {
-			if p.Unknown && strings.HasPrefix(p.ID, "$") {
-				return true
-			}
-		}
-	}
-	return false
+	return anyPart(alts, func(p keyspace.Part) bool { return p.Unknown && strings.HasPrefix(p.ID, "$") })
 }
 
 // pending reports whether some element of c holds keys of a pattern that

@@ -247,7 +247,7 @@ func (c *checker) arity() {
 	var unused []string
 	for i := 1; i <= n; i++ {
 		if !c.s.keysRead[i] && !c.routes(i) {
-			unused = append(unused, fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote()))
+			unused = append(unused, c.keysLabel(i))
 		}
 	}
 	if len(unused) == 0 {
@@ -258,6 +258,15 @@ func (c *checker) arity() {
 		them = "them"
 	}
 	c.add(CategoryArity, 0, 0, "the call passes %s but the script never reads %s; drop %s from the call or use %s", countKeys(n), joinAnd(unused), them, them)
+}
+
+// keysLabel names KEYS[i] in a message, with the key the call passes
+// there when it is known: KEYS[2] ("emq:{q}:active").
+func (c *checker) keysLabel(i int) string {
+	if i >= 1 && i <= len(c.call.Keys) {
+		return fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote())
+	}
+	return fmt.Sprintf("KEYS[%d]", i)
 }
 
 // routes reports whether KEYS[i], which the script does not read, is a
@@ -482,12 +491,6 @@ func (c *checker) valuesInKeys() {
 		}
 		return false
 	}
-	what := func(i int) string {
-		if i <= len(c.call.Keys) {
-			return fmt.Sprintf("KEYS[%d] (%s)", i, c.call.Keys[i-1].Quote())
-		}
-		return fmt.Sprintf("KEYS[%d]", i)
-	}
 	// One finding for each place, naming every KEYS[i] it reads so.
 	type place struct {
 		line, col int
@@ -520,20 +523,19 @@ func (c *checker) valuesInKeys() {
 				names = append(names, fmt.Sprintf("%d more", len(idx)-3))
 				break
 			}
-			names = append(names, what(i))
+			names = append(names, c.keysLabel(i))
 		}
-		list := joinAnd(names)
-		one := len(idx) == 1
-		switch {
-		case p.num && one:
-			c.add(CategoryArity, p.line, p.col, "%s is read as a number by %s: the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV", list, p.text)
-		case p.num:
-			c.add(CategoryArity, p.line, p.col, "%s are read as numbers by %s: the caller passes values in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass them in ARGV", list, p.text)
-		case one:
-			c.add(CategoryArity, p.line, p.col, "%s is an argument of %s, and no command takes it as a key: the caller passes a value in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass it in ARGV", list, p.text)
-		default:
-			c.add(CategoryArity, p.line, p.col, "%s are arguments of %s, and no command takes them as keys: the caller passes values in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass them in ARGV", list, p.text)
+		// One KEYS[i] or several: "is ... a value ... it", "are ...
+		// values ... them".
+		is, read, arg, key, value, it := "is", "a number", "an argument", "it as a key", "a value", "it"
+		if len(idx) > 1 {
+			is, read, arg, key, value, it = "are", "numbers", "arguments", "them as keys", "values", "them"
 		}
+		use := fmt.Sprintf("%s %s of %s, and no command takes %s", is, arg, p.text, key)
+		if p.num {
+			use = fmt.Sprintf("%s read as %s by %s", is, read, p.text)
+		}
+		c.add(CategoryArity, p.line, p.col, "%s %s: the caller passes %s in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass %s in ARGV", joinAnd(names), use, value, it)
 	}
 }
 
