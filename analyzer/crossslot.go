@@ -84,7 +84,17 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 	if site.Chosen == nil || site.Col.Verdict == keyspace.Same || site.Carried || site.SplitAlone {
 		return diag{}, false
 	}
-	col, chosen := reported(site.AllKeys(), readRules{
+	keys := site.AllKeys()
+	if values := c.valuesInKeys(site); values != nil {
+		var rest []keyflow.Group
+		for i, g := range keys {
+			if !slices.Contains(values, i) {
+				rest = append(rest, g)
+			}
+		}
+		keys = rest
+	}
+	col, chosen := reported(keys, readRules{
 		tagged:  c.flow.TaggedPrefix,
 		objects: c.objects(site.Command),
 		apart:   c.keysApart(site),

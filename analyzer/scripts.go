@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"go/ast"
+	"slices"
 
 	"github.com/slotlint/slotlint/keyflow"
 	"github.com/slotlint/slotlint/keyspace"
@@ -156,6 +157,20 @@ func (c *checker) parseLibrary(ref keyflow.ScriptRef) *luacheck.Library {
 // checkLua reports what luacheck finds in a script or a function of a
 // library (what names it in messages) for one run, through once.
 func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyflow.ScriptRef, what string, run *keyflow.ScriptRun, only map[string]bool) []diag {
+	var out []diag
+	for _, f := range script.Check(luacheck.CommandsFrom(c.rules), luaCall(run)) {
+		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
+			continue
+		}
+		if d, ok := c.once(call, ref, what, f); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// luaCall is what luacheck is told of a run.
+func luaCall(run *keyflow.ScriptRun) luacheck.Call {
 	lc := luacheck.Call{
 		KnownKeyCount: !run.KeysOpen,
 		KnownArgCount: !run.ArgsOpen,
@@ -168,16 +183,29 @@ func (c *checker) checkLua(call *ast.CallExpr, script *luacheck.Script, ref keyf
 	for _, g := range run.Args {
 		lc.Args = append(lc.Args, oneKey(g, false))
 	}
-	var out []diag
-	for _, f := range script.Check(luacheck.CommandsFrom(c.rules), lc) {
-		if f.Category == luacheck.CategoryCrossSlot || f.Category == luacheck.CategoryMaybeCrossSlot || only != nil && !only[f.Category] {
-			continue
+	return lc
+}
+
+// valuesInKeys returns the indexes in site.Keys of the values a script
+// run passes in KEYS, which each script it may run reports (script-arity,
+// luacheck.Script.ValuesInKeys): the site's keys are judged without them.
+func (c *checker) valuesInKeys(site *keyflow.Site) []int {
+	run := site.Script
+	if run == nil || run.Function != "" || run.KeysOpen || len(run.Keys) != len(site.Keys) {
+		return nil
+	}
+	lc := luaCall(run)
+	var values []int
+	for i, ref := range append([]keyflow.ScriptRef{run.Ref}, run.Alts...) {
+		v := c.parse(ref).ValuesInKeys(luacheck.CommandsFrom(c.rules), lc)
+		if i > 0 {
+			v = slices.DeleteFunc(values, func(j int) bool { return !slices.Contains(v, j) })
 		}
-		if d, ok := c.once(call, ref, what, f); ok {
-			out = append(out, d)
+		if values = v; len(values) == 0 {
+			return nil
 		}
 	}
-	return out
+	return values
 }
 
 // once is a finding about a script or library at a call, unless it was

@@ -201,7 +201,7 @@ var registry = []Check{
 	{
 		Name: ScriptArity, Family: FamilyScripts, Severity: SeverityError,
 		Doc:         "the keys and arguments passed to a script do not match what it reads",
-		Description: "The keys and arguments passed to a script do not match what it reads: a KEYS[n] past the keys passed, keys passed and never read, a key passed in ARGV, or a value passed in KEYS (a time or a count that no command takes as a key, which on Redis Cluster must still hash to the slot of the other keys).",
+		Description: "The keys and arguments passed to a script do not match what it reads: a KEYS[n] past the keys passed, keys passed and never read, a key passed in ARGV, or a value passed in KEYS (a time or a count that no command takes as a key, which on Redis Cluster must still hash to the slot of the other keys; the keys' slots are judged without it, so this is its one finding).",
 		Anchor:      luaAnchor,
 	},
 	{

@@ -95,19 +95,50 @@ type Finding struct {
 // The findings come sorted: those about the call first, then by position.
 func (s *Script) Check(cmds func(name string) *ruleset.Command, call Call) []Finding {
 	c := &checker{s: s, cmds: cmds, call: &call}
+	return c.check(func() {
+		for _, st := range s.sites {
+			c.site(st)
+		}
+	})
+}
+
+// check runs the checks of one call, visiting the script's commands with
+// sites.
+func (c *checker) check(sites func()) []Finding {
+	s := c.s
 	c.flags()
-	c.crossSlot()
+	at := len(c.out)
+	var values []int
 	if s.Syntax != nil {
 		c.add(CategorySyntax, s.Syntax.Line, s.Syntax.Col, "syntax error at column %d: %s", s.Syntax.Col, s.Syntax.Msg)
 	} else {
 		c.arity()
-		for _, st := range s.sites {
-			c.site(st)
-		}
-		c.valuesInKeys()
+		sites()
+		values = c.valuesInKeys()
+	}
+	// The keys' slots come right after the flags, though the values in
+	// KEYS, which they leave out, are known only now.
+	n := len(c.out)
+	if c.crossSlot(values); len(c.out) > n {
+		c.out = slices.Insert(c.out[:n], at, c.out[n])
 	}
 	c.sort()
 	return c.out
+}
+
+// ValuesInKeys returns the indexes in call.Keys (0 for KEYS[1]) of the
+// values passed in KEYS that Check reports (script-arity): the call's
+// check of its keys' slots leaves them out, since the finding on each says
+// to move it to ARGV.
+func (s *Script) ValuesInKeys(cmds func(name string) *ruleset.Command, call Call) []int {
+	if s.Syntax != nil {
+		return nil
+	}
+	c := &checker{s: s, cmds: cmds, call: &call}
+	for _, st := range s.sites {
+		c.site(st)
+	}
+	return c.valuesInKeys()
 }
 
 // sort puts the findings about the call first, then the others by position.
@@ -184,14 +215,27 @@ func (c *checker) flags() {
 	}
 }
 
-// crossSlot checks that the keys passed in KEYS share a slot.
-func (c *checker) crossSlot() {
-	if len(c.call.Keys) < 2 || sameSlotLiterals(c.call.Keys) {
+// crossSlot checks that the keys passed in KEYS share a slot, but for the
+// values passed in KEYS (their indexes in call.Keys).
+func (c *checker) crossSlot(values []int) {
+	keys, index := c.call.Keys, []int(nil)
+	if len(values) > 0 {
+		keys = nil
+		for i, k := range c.call.Keys {
+			if !slices.Contains(values, i) {
+				keys, index = append(keys, k), append(index, i)
+			}
+		}
+	}
+	if len(keys) < 2 || sameSlotLiterals(keys) {
 		return
 	}
-	col := keyspace.Colocate(c.call.Keys...)
+	col := keyspace.Colocate(keys...)
 	if col.Verdict == keyspace.Same {
 		return
+	}
+	if index != nil {
+		col.Pair = [2]int{index[col.Pair[0]], index[col.Pair[1]]}
 	}
 	note := ""
 	if c.s.Shebang.AllowCrossSlot() {
@@ -472,13 +516,14 @@ func keysIn(v *value) []int {
 // value in KEYS (a time, a count), and on Redis Cluster every element of
 // KEYS must hash to the slot of the others. A value that is the only
 // element of KEYS routes the call and harms nothing; keys the call passes
-// that share a slot anyway are left alone.
-func (c *checker) valuesInKeys() {
+// that share a slot anyway are left alone. It returns the indexes in
+// call.Keys (0 for KEYS[1]) of the values it reports.
+func (c *checker) valuesInKeys() []int {
 	if c.s.keysWhole || c.keyUse[0] {
-		return
+		return nil
 	}
 	if len(c.call.Keys) >= 2 && keyspace.Colocate(c.call.Keys...).Verdict == keyspace.Same {
-		return
+		return nil
 	}
 	others := func(i int) bool {
 		if len(c.call.Keys) >= 2 {
@@ -515,8 +560,14 @@ func (c *checker) valuesInKeys() {
 		st := c.valueUse[i]
 		note(place{st.line, st.col, st.text, false}, i)
 	}
+	var values []int
 	for _, p := range order {
 		idx := at[p]
+		for _, i := range idx {
+			if i >= 1 && i <= len(c.call.Keys) {
+				values = append(values, i-1)
+			}
+		}
 		var names []string
 		for j, i := range idx {
 			if j == 3 && len(idx) > 4 {
@@ -537,6 +588,7 @@ func (c *checker) valuesInKeys() {
 		}
 		c.add(CategoryArity, p.line, p.col, "%s %s: the caller passes %s in KEYS, which on Redis Cluster must hash to the slot of the other keys; pass %s in ARGV", joinAnd(names), use, value, it)
 	}
+	return values
 }
 
 // lookup finds the command's key specs, a subcommand's first.

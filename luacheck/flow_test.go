@@ -561,8 +561,16 @@ end
 			name: "time as a score, keys known",
 			src:  timer,
 			call: keysCall("{q}:delayed", "{q}:ready", "1733300000"),
+			// One finding: the keys' slots leave the value out, whose
+			// finding says to move it to ARGV.
+			want: []want{w(CategoryArity, 1, 17, `KEYS[3] ("1733300000") is an argument of`)},
+		},
+		{
+			name: "time as a score, keys in two slots",
+			src:  timer,
+			call: keysCall("delayed", "ready", "1733300000"),
 			want: []want{
-				{cat: CategoryCrossSlot},
+				w(CategoryCrossSlot, 0, 0, `KEYS[1] and KEYS[2] must share a slot`),
 				w(CategoryArity, 1, 17, `KEYS[3] ("1733300000") is an argument of`),
 			},
 		},

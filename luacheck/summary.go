@@ -147,12 +147,7 @@ func callFree(v *value) bool {
 func (m *Summary) Check(call Call) []Finding {
 	s := m.s
 	c := &checker{s: s, cmds: m.cmds, call: &call}
-	c.flags()
-	c.crossSlot()
-	if s.Syntax != nil {
-		c.add(CategorySyntax, s.Syntax.Line, s.Syntax.Col, "syntax error at column %d: %s", s.Syntax.Col, s.Syntax.Msg)
-	} else {
-		c.arity()
+	return c.check(func() {
 		for _, ss := range m.sites {
 			if ss.quiet || ss.roOnly && !call.ReadOnly {
 				for _, u := range ss.uses {
@@ -162,8 +157,5 @@ func (m *Summary) Check(call Call) []Finding {
 			}
 			c.site(ss.st)
 		}
-		c.valuesInKeys()
-	}
-	c.sort()
-	return c.out
+	})
 }
