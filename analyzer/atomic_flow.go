@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/slotlint/slotlint/keyflow"
 )
@@ -634,11 +635,12 @@ func (a *atomicity) call(call *ast.CallExpr, f *atomicFlow) taint {
 		}
 	}
 	// A method with a pointer receiver on a variable may keep its
-	// arguments: b.WriteString(s).
+	// arguments: b.WriteString(s). One of the package that only reads
+	// its receiver (a key builder, r.keyIdx(old)) keeps nothing.
 	if recv != nil && len(t) > 0 {
 		if fn, ok := a.info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).Sel].(*types.Func); ok && !a.isClient(fn.Pkg()) {
 			if r := fn.Signature().Recv(); r != nil {
-				if _, ptr := r.Type().(*types.Pointer); ptr {
+				if _, ptr := r.Type().(*types.Pointer); ptr && a.mayKeep(fn, 0) {
 					if v := a.local(recv); v != nil {
 						f.set(v, union(f.get(v), t))
 					}
@@ -676,4 +678,84 @@ func (a *atomicity) funcLit(lit *ast.FuncLit, f *atomicFlow) {
 			f.set(v, union(f.get(v), t))
 		}
 	}
+}
+
+// refers reports whether a value of type t refers to other memory, which a
+// call given it may write: a pointer, slice, map, channel, interface or
+// function.
+func refers(t types.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Interface, *types.Signature:
+		return true
+	}
+	return false
+}
+
+// mayKeep reports whether a method with a pointer receiver may keep what it
+// is given in its receiver: one declared in another package, or one whose
+// body assigns to something of its receiver, sends on a channel of it,
+// takes its address, hands the receiver or a part of it that refers to
+// more to a call, or calls a method of it that may keep (depth counts
+// those calls).
+func (a *atomicity) mayKeep(fn *types.Func, depth int) bool {
+	decl := a.c.flow.FuncDecl(fn)
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List) != 1 || depth > 3 {
+		return true
+	}
+	names := decl.Recv.List[0].Names
+	if len(names) == 0 || names[0].Name == "_" {
+		return false // the body cannot name the receiver
+	}
+	recv := a.info.Defs[names[0]]
+	rooted := func(x ast.Expr) bool {
+		for {
+			switch e := ast.Unparen(x).(type) {
+			case *ast.Ident:
+				return a.info.Uses[e] == recv
+			case *ast.SelectorExpr:
+				x = e.X
+			case *ast.IndexExpr:
+				x = e.X
+			case *ast.StarExpr:
+				x = e.X
+			default:
+				return false
+			}
+		}
+	}
+	keeps := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if keeps {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			keeps = slices.ContainsFunc(n.Lhs, rooted)
+		case *ast.IncDecStmt:
+			keeps = rooted(n.X)
+		case *ast.UnaryExpr:
+			keeps = n.Op == token.AND && rooted(n.X)
+		case *ast.SendStmt:
+			keeps = rooted(n.Chan)
+		case *ast.CallExpr:
+			// The receiver, or a part of it that refers to more (a
+			// slice, a map, a pointer), handed to a call: copy(r.buf, s).
+			if slices.ContainsFunc(n.Args, func(x ast.Expr) bool { return rooted(x) && refers(a.info.TypeOf(x)) }) {
+				keeps = true
+				break
+			}
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && rooted(sel.X) {
+				if m, ok := a.info.Uses[sel.Sel].(*types.Func); ok && m.Signature().Recv() != nil {
+					if _, ptr := m.Signature().Recv().Type().(*types.Pointer); ptr {
+						keeps = a.mayKeep(m, depth+1)
+					}
+				}
+			}
+		}
+		return !keeps
+	})
+	return keeps
 }

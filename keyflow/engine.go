@@ -407,6 +407,12 @@ func (g *Engine) TypeRole(t types.Type) ruleset.TypeRole {
 	return c.Types[n.Obj().Name()]
 }
 
+// FuncDecl returns the declaration of a function of the package, or nil
+// for one declared elsewhere.
+func (g *Engine) FuncDecl(fn *types.Func) *ast.FuncDecl {
+	return g.decls[fn.Origin()]
+}
+
 // IsClientPackage reports whether pkg is a package of a client library of
 // the rules.
 func (g *Engine) IsClientPackage(pkg *types.Package) bool {
