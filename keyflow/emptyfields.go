@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"github.com/slotlint/slotlint/keyspace"
 )
 
 // A field that nothing sets empty makes a test of it for the empty
@@ -19,6 +22,106 @@ import (
 // The return under the test is left out of what the function returns
 // (liveReturns), as clusterReturns leaves out those that run only off a
 // cluster.
+
+// A test of a string parameter for the empty string decides which return
+// runs, and a caller's constant argument decides the test:
+//
+//	func userKey(id, suffix string) string {
+//		if suffix == "" {
+//			return "{user:" + id + "}" // never for userKey(id, "presence")
+//		}
+//		return "{user:" + id + "}:" + suffix
+//	}
+//
+// Each return holds the choice "empty" of the parameters tested on its way
+// (emptyTests); at a call, emptyAt keeps the returns that the constants
+// passed reach.
+
+// emptyChoice is the Of of the choice that a parameter (its In) is empty
+// (Alt 1) or not (Alt 0).
+const emptyChoice = "empty"
+
+// emptyTests returns the choices of the string parameters that the code at
+// pos runs only where they are empty, or only where they are not.
+func (e *evaluator) emptyTests(pos token.Pos) []keyspace.Choice {
+	var out []keyspace.Choice
+	for v, id := range e.params {
+		if !isParamID(id) || !isStringType(v.Type()) || e.paramSet(v) {
+			continue
+		}
+		empty := func(cond ast.Expr) bool {
+			return slices.ContainsFunc(flatten(cond, token.LAND), func(t ast.Expr) bool { return e.testsEmpty(t, v, true) })
+		}
+		notEmpty := func(cond ast.Expr) bool {
+			return slices.ContainsFunc(flatten(cond, token.LAND), func(t ast.Expr) bool { return e.testsEmpty(t, v, false) })
+		}
+		// A condition that fails: each of its || terms fails.
+		failsEmpty := func(cond ast.Expr) bool {
+			return slices.ContainsFunc(flatten(cond, token.LOR), func(t ast.Expr) bool { return e.testsEmpty(t, v, true) })
+		}
+		failsNotEmpty := func(cond ast.Expr) bool {
+			return slices.ContainsFunc(flatten(cond, token.LOR), func(t ast.Expr) bool { return e.testsEmpty(t, v, false) })
+		}
+		noClause := func(ast.Node, *ast.CaseClause) bool { return false }
+		switch {
+		case e.guarded(pos, empty, failsNotEmpty, noClause):
+			out = append(out, keyspace.Choice{Of: emptyChoice, In: []string{id}, Alt: 1})
+		case e.guarded(pos, notEmpty, failsEmpty, noClause):
+			out = append(out, keyspace.Choice{Of: emptyChoice, In: []string{id}, Alt: 0})
+		}
+	}
+	return out
+}
+
+// testsEmpty reports whether t is v == "" or len(v) == 0 (empty true), or
+// v != "", len(v) != 0 or len(v) > 0 (empty false).
+func (e *evaluator) testsEmpty(t ast.Expr, v *types.Var, empty bool) bool {
+	b, ok := ast.Unparen(t).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	for _, side := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		x := ast.Unparen(side[0])
+		if call, ok := x.(*ast.CallExpr); ok && isBuiltin(e.g.info, call.Fun, "len") && len(call.Args) == 1 {
+			x = ast.Unparen(call.Args[0])
+		}
+		id, ok := x.(*ast.Ident)
+		if !ok || e.g.info.Uses[id] != v || !e.g.isZeroLen(side[0], side[1]) {
+			continue
+		}
+		switch b.Op {
+		case token.EQL:
+			return empty
+		case token.NEQ:
+			return !empty
+		case token.GTR:
+			return !empty && side[0] == b.X // len(v) > 0
+		}
+	}
+	return false
+}
+
+// emptyAt decides at a call a choice of emptyTests whose parameter the call
+// gives a constant: possible is whether the constant is empty as the
+// choice says. decided is false for any other choice or argument.
+func (g *Engine) emptyAt(call *ast.CallExpr, c keyspace.Choice) (decided, possible bool) {
+	if call == nil || c.Of != emptyChoice || len(c.In) != 1 || !isParamID(c.In[0]) {
+		return false, false
+	}
+	arg := g.argOf(call, c.In[0][1:])
+	if arg == nil {
+		return false, false
+	}
+	tv := g.info.Types[arg]
+	if tv.Value == nil {
+		return false, false
+	}
+	s, ok := constString(tv.Value)
+	if !ok {
+		return false, false
+	}
+	return true, (s == "") == (c.Alt == 1)
+}
 
 // liveReturns leaves out the return statements that run only where a
 // string field that nothing sets empty is empty, unless all of them do.

@@ -440,10 +440,10 @@ func returned(e *evaluator, decl *ast.FuncDecl, rets []*ast.ReturnStmt, i int, a
 	if len(rets) < 2 {
 		return alts
 	}
-	c := keyspace.Choice{Of: fmt.Sprintf("return@%d", decl.Pos()), In: e.choiceIn(), Alt: i}
+	cs := append(e.emptyTests(rets[i].Pos()), keyspace.Choice{Of: fmt.Sprintf("return@%d", decl.Pos()), In: e.choiceIn(), Alt: i})
 	out := make([]Value, len(alts))
 	for j, a := range alts {
-		out[j] = Value{a.Key.Choosing(c), a.Pos}
+		out[j] = Value{a.Key.Choosing(cs...), a.Pos}
 	}
 	return out
 }
@@ -597,12 +597,21 @@ func (g *Engine) substituteKey(e *evaluator, call *ast.CallExpr, k keyspace.Key,
 	// return statement it runs, the write its parameter's field holds),
 	// made on the call's values. A key built from a write that the
 	// argument's struct literal does not hold is not one of the call's.
-	own := make([]keyspace.Choice, len(k.Choices))
-	for i, c := range k.Choices {
-		var possible bool
-		if own[i], possible = g.choiceAt(e, call, c); !possible {
+	own := make([]keyspace.Choice, 0, len(k.Choices))
+	for _, c := range k.Choices {
+		if decided, possible := g.emptyAt(call, c); decided {
+			if !possible {
+				// A return under a test of a parameter for the empty
+				// string that the call's constant fails.
+				return []keyspace.Key{}
+			}
+			continue
+		}
+		c, possible := g.choiceAt(e, call, c)
+		if !possible {
 			return []keyspace.Key{}
 		}
+		own = append(own, c)
 	}
 	parts := make([][]keyspace.Key, len(k.Parts))
 	for i, p := range k.Parts {
