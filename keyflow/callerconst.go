@@ -244,6 +244,42 @@ func (g *Engine) calledParam(v *types.Var) (paramSite, bool) {
 // never sets v: a pattern a helper lists keys by, given by its callers
 // (deleteKeysByPattern(ctx, stockPattern(activityNo))).
 func (g *Engine) callerValues(v *types.Var) ([]Value, bool) {
+	return g.callerValuesUpTo(v, false)
+}
+
+// callerPatterns is callerValues for the pattern of a listing command
+// (KEYS, SCAN): past maxAlts, the first maxAlts of the patterns the
+// callers give (a range over a list of ten patterns). Each is a pattern a
+// caller sends, so a finding on the keys one of them lists is true; the
+// patterns left out can only hide one.
+func (g *Engine) callerPatterns(v *types.Var) ([]Value, bool) {
+	return g.callerValuesUpTo(v, true)
+}
+
+// rangedElems returns the values of the elements of the slice that x, a
+// range variable, ranges over (for _, p := range []string{...}), however
+// many: those a turn may hold.
+func (e *evaluator) rangedElems(x ast.Expr) ([]Value, bool) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v := e.localVar(id)
+	if v == nil || len(e.defs[v]) != 1 || e.defs[v][0].rng == nil {
+		return nil, false
+	}
+	sl := e.slice(e.defs[v][0].rng)
+	if sl.open || len(sl.elems) == 0 {
+		return nil, false
+	}
+	var out []Value
+	for _, el := range sl.elems {
+		out = append(out, el.alts...)
+	}
+	return out, true
+}
+
+func (g *Engine) callerValuesUpTo(v *types.Var, truncate bool) ([]Value, bool) {
 	ix := g.callIndex()
 	ps, ok := g.calledParam(v)
 	if !ok {
@@ -255,9 +291,19 @@ func (g *Engine) callerValues(v *types.Var) ([]Value, bool) {
 		if ps.idx >= len(call.Args) || call.Ellipsis.IsValid() || decl == nil || decl.Body == nil {
 			return nil, false
 		}
-		out = append(out, foreign(g.writerEval(decl).keys(call.Args[ps.idx]), decl.Name.Name)...)
+		ev := g.writerEval(decl)
+		alts := ev.keys(call.Args[ps.idx])
+		if truncate {
+			if elems, ok := ev.rangedElems(call.Args[ps.idx]); ok {
+				alts = elems
+			}
+		}
+		out = append(out, foreign(alts, decl.Name.Name)...)
 		if len(out) > maxAlts {
-			return nil, false
+			if !truncate {
+				return nil, false
+			}
+			return out[:maxAlts], true
 		}
 	}
 	return out, len(out) > 0

@@ -2047,7 +2047,7 @@ func (l *ssaLayer) pattern(call *ssa.Call) (*ast.CallExpr, *ruleset.Method, []Va
 		// where it acts on the keys itself. One that returns them is read
 		// at its callers, with their patterns (its summary).
 		if v, ok := l.g.info.Uses[id].(*types.Var); ok {
-			if alts, ok := l.g.callerValues(v); ok {
+			if alts, ok := l.g.callerPatterns(v); ok {
 				pats = alts
 			}
 		}
