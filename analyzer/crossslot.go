@@ -104,6 +104,15 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 	}
 	call := site.Call
 	a, b := chosen[col.Pair[0]], chosen[col.Pair[1]]
+	if col.Verdict == keyspace.Maybe && keyflow.Unique(a.Key) != keyflow.Unique(b.Key) {
+		// A key in a slot of its own, a temporary one: a hashtag made of
+		// its own value would not be the other keys'.
+		u := a
+		if keyflow.Unique(b.Key) {
+			u = b
+		}
+		col.Fix = fmt.Sprintf("no other key is in the slot of %s, which has no hashtag and is named after a value of its own; give the other keys one hashtag and build it under that hashtag", u.Key.Quote())
+	}
 	d := diag{
 		pos:      call.Pos(),
 		end:      call.End(),
@@ -185,6 +194,10 @@ func oneAtEachCall(ds []diag) []diag {
 //     of them apart, by a constant index (KEYS[1] a queue, KEYS[2] its
 //     ack set: checker.keysApart), when none has literal text: two
 //     fields a caller sets, q.Name and q.AckName, are two keys.
+//   - A key in a slot of its own (keyflow.Unique: no hashtag, and named
+//     after a value equal to nothing else, the time a temporary key is
+//     made) is reported beside any other key, whatever that one shows:
+//     no other key is in its slot.
 //   - Keys that are all under one configured prefix (a field or a
 //     setting, keyflow.UnderOnePrefix) are not reported in a package
 //     that builds its key prefixes with a hashtag (rules.tagged): the
@@ -221,9 +234,30 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 		}
 	}
 	if len(shaped) < 2 {
-		return keyspace.Colocation{Verdict: keyspace.Same}, nil
+		return uniqueBeside(groups)
 	}
 	return keyflow.Colocate(shaped)
+}
+
+// uniqueBeside is the verdict on a key in a slot of its own
+// (keyflow.Unique) beside keys that show nothing of theirs: whatever they
+// are, they are other keys, in other slots.
+func uniqueBeside(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
+	for i, g := range groups {
+		if len(g) == 0 || slices.ContainsFunc(g, func(v keyflow.Value) bool { return !keyflow.Unique(v.Key) }) {
+			continue
+		}
+		for j, other := range groups {
+			if j == i {
+				continue
+			}
+			pair := []keyflow.Group{g, other}
+			if col, chosen := keyflow.Colocate(pair); col.Verdict != keyspace.Same {
+				return col, chosen
+			}
+		}
+	}
+	return keyspace.Colocation{Verdict: keyspace.Same}, nil
 }
 
 // readRules are what reported reads a verdict with, besides the keys.

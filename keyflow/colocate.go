@@ -204,6 +204,48 @@ func HasShape(k keyspace.Key) bool {
 	return false
 }
 
+// Unique reports whether a key is in a slot that no other key is known to
+// share: it has literal text and no hashtag (no '{' in its text, and no
+// unknown of it that may hold one: numbers), and one of its values is
+// equal to nothing else: the result of a call that slotlint does not
+// follow, with no identity but that of the variable it is assigned to,
+// such as the time a temporary key is named after ("dist_users:tmp:" +
+// time.Now().UnixNano()). Its slot is that of its own text, which no
+// other key has.
+func Unique(k keyspace.Key) bool {
+	if !HasShape(k) {
+		return false
+	}
+	fresh := false
+	for _, p := range k.Parts {
+		switch {
+		case !p.Unknown:
+			if strings.ContainsRune(p.Lit, '{') {
+				return false
+			}
+		case !p.NoBraces && !p.NoOpen:
+			return false
+		case (p.ID == "" || anonID(p.ID)) && strings.Contains(p.Name, "("):
+			// The result of a call slotlint does not follow, made here.
+			fresh = true
+		}
+	}
+	return fresh
+}
+
+// anonID reports whether id is the identity that a value equal to nothing
+// else takes from the variable it is assigned to ("tmpKey@356#0":
+// evaluator.identify): a value the function computes from something it
+// does not follow.
+func anonID(id string) bool {
+	name, rest, ok := strings.Cut(id, "@")
+	if !ok || name == "" || strings.ContainsAny(name, ".$:[]()^") {
+		return false
+	}
+	pos, n, ok := strings.Cut(rest, "#")
+	return ok && allDigits(pos) && allDigits(n)
+}
+
 // Prefixed reports whether a key with no literal text is one value
 // followed by others: a namespace, a prefix or a field that the code
 // names (an unknown with an identity of its own, not a piece of a value

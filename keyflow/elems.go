@@ -193,7 +193,7 @@ func (g *Engine) carryElems(s *Func, site *Site, groups []Group) bool {
 		return false
 	}
 	tmpl := elemTemplates(groups)
-	if ownConflict(tmpl) || ownText(tmpl) || anyKey(tmpl, Listed) {
+	if ownConflict(tmpl) || ownText(tmpl) || anyKey(tmpl, Listed) || uniqueOwn(tmpl) {
 		// Keys read from Redis (the members of a set, a SCAN's page) are
 		// in doubt whatever the callers pass: checked here.
 		return false

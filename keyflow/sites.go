@@ -1054,9 +1054,10 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		}
 	}
 	carryRun := g.scriptForCallers(s, site)
-	if site.scriptParam > 0 || hasSpread(groups) || carryRun {
+	if site.scriptParam > 0 || hasSpread(groups) && !uniqueOwn(groups) || carryRun {
 		// The callers give the keys, or the script, or the script's keys
-		// and arguments: they are checked.
+		// and arguments: they are checked. (Beside a key in a slot of its
+		// own, the callers' keys are in another whatever they are.)
 		site.Carried = true
 		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open, KeysChecked: site.keysChecked}
 		if !site.keysChecked && site.scriptParam > 0 && !hasSpread(groups) && !carryRun && g.keysConflict(site, groups) {
@@ -1129,7 +1130,20 @@ func (g *Engine) verdict(s *Func, site *Site) {
 // built around one that the callers give (shapedByCallers).
 func (g *Engine) keysConflict(site *Site, groups []Group) bool {
 	site.Col, site.Chosen = Colocate(groups)
-	return site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) && !shapedByCallers(site.Chosen) || ownConflict(groups)
+	return site.Col.Verdict != keyspace.Maybe || !passesParam(site.Chosen) && !shapedByCallers(site.Chosen) || ownConflict(groups) || uniqueOwn(groups)
+}
+
+// uniqueOwn reports whether one of several groups is a key in a slot of
+// its own (Unique), which no key a caller passes shares: the keys are
+// checked where they are.
+func uniqueOwn(groups []Group) bool {
+	if len(groups) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(groups, func(g Group) bool {
+		g = g.WithoutPlaceholders()
+		return len(g) > 0 && !slices.ContainsFunc(g, func(v Value) bool { return !Unique(v.Key) })
+	})
 }
 
 // assignments maps each call in body to the variable its result is
