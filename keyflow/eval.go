@@ -1063,7 +1063,42 @@ func (e *evaluator) call(call *ast.CallExpr) []Value {
 	if v, ok := e.elemMethod(call, fn); ok {
 		return []Value{v}
 	}
+	if v, ok := e.setting(call, fn); ok {
+		return []Value{v}
+	}
 	return []Value{e.opaque(call)}
+}
+
+// setting returns the value of a lookup of a setting by its name: a call
+// of a function (not a method) of another package, slotlint does not
+// follow, whose
+// arguments are all constant strings and which returns a string
+// (viper.GetString("redis.KeyPrefix"), os.Getenv("KEY_PREFIX")). Every such
+// call of one function with one name gives one value, a setting as a field
+// is one: keys built from it and a varying id are keys of one template
+// (Prefixed).
+func (e *evaluator) setting(call *ast.CallExpr, fn *types.Func) (Value, bool) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == e.g.pkg || fn.Signature().Recv() != nil || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return Value{}, false
+	}
+	res := fn.Signature().Results()
+	if res.Len() != 1 || !isStringType(res.At(0).Type()) {
+		return Value{}, false
+	}
+	names := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		tv := e.g.info.Types[a]
+		if tv.Value == nil {
+			return Value{}, false
+		}
+		s, ok := constString(tv.Value)
+		if !ok {
+			return Value{}, false
+		}
+		names[i] = strconv.Quote(s)
+	}
+	id := "setting:" + fn.FullName() + "(" + strings.Join(names, ",") + ")"
+	return Value{keyspace.Unknown(id, exprName(call), false), call.Pos()}, true
 }
 
 // elemMethod returns the value of a method with no arguments called on an
