@@ -709,23 +709,8 @@ func (a *atomicity) mayKeep(fn *types.Func, depth int) bool {
 	if len(names) == 0 || names[0].Name == "_" {
 		return false // the body cannot name the receiver
 	}
-	recv := a.info.Defs[names[0]]
-	rooted := func(x ast.Expr) bool {
-		for {
-			switch e := ast.Unparen(x).(type) {
-			case *ast.Ident:
-				return a.info.Uses[e] == recv
-			case *ast.SelectorExpr:
-				x = e.X
-			case *ast.IndexExpr:
-				x = e.X
-			case *ast.StarExpr:
-				x = e.X
-			default:
-				return false
-			}
-		}
-	}
+	recv, _ := a.info.Defs[names[0]].(*types.Var)
+	rooted := func(x ast.Expr) bool { return recv != nil && a.root(x) == recv }
 	keeps := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		if keeps {

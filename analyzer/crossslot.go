@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/checks"
@@ -118,7 +117,7 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 		pos:      call.Pos(),
 		end:      call.End(),
 		category: categoryOf(col.Verdict),
-		message:  fmt.Sprintf("%s %s; %s", site.Name, reason(col, a.Key, b.Key), loopFix(col, a.Key, b.Key)),
+		message:  fmt.Sprintf("%s %s; %s", site.Name, reason(col, a.Key, b.Key), col.Fix),
 	}
 	for i, k := range []keyflow.Value{a, b} {
 		if i == 1 && k.Pos == a.Pos && k.Key.Quote() == a.Key.Quote() {
@@ -245,7 +244,7 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 // are, they are other keys, in other slots.
 func uniqueBeside(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
 	for i, g := range groups {
-		if len(g) == 0 || slices.ContainsFunc(g, func(v keyflow.Value) bool { return !keyflow.Unique(v.Key) }) {
+		if !g.Unique() {
 			continue
 		}
 		for j, other := range groups {
@@ -342,38 +341,6 @@ func reason(col keyspace.Colocation, a, b keyspace.Key) string {
 		verb = "hash to different slots"
 	}
 	return fmt.Sprintf("keys built as %s from different values %s", a.Quote(), verb)
-}
-
-// loopFix is the colocation's fix, but for keys built alike from
-// different values (reason): the hashtag it suggests is the text before
-// the last value of the key, which is the same in every key, not the
-// whole key, whose value differs from key to key.
-func loopFix(col keyspace.Colocation, a, b keyspace.Key) string {
-	const plain = "no common hashtag proves they share one; give them a common hashtag such as "
-	if a.String() != b.String() || col.Verdict != keyspace.Maybe || !strings.HasPrefix(col.Fix, plain) {
-		return col.Fix
-	}
-	last := -1
-	for i, p := range a.Parts {
-		if p.Unknown {
-			last = i
-		}
-	}
-	if last <= 0 {
-		return col.Fix
-	}
-	parts := slices.Clone(a.Parts[:last])
-	if p := &parts[len(parts)-1]; !p.Unknown {
-		p.Lit = strings.TrimRight(p.Lit, ":/_-.|#")
-		if p.Lit == "" {
-			parts = parts[:len(parts)-1]
-		}
-	}
-	fixed := keyspace.Key{Parts: parts}
-	if len(parts) == 0 || strings.ContainsAny(fixed.String(), "{}") {
-		return col.Fix
-	}
-	return plain + strconv.Quote("{"+fixed.String()+"}")
 }
 
 func categoryOf(v keyspace.Verdict) string {

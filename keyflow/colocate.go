@@ -233,6 +233,13 @@ func Unique(k keyspace.Key) bool {
 	return fresh
 }
 
+// Unique reports whether every value of the group, placeholders aside, is
+// a key in a slot of its own (Unique), and it has one.
+func (g Group) Unique() bool {
+	g = g.WithoutPlaceholders()
+	return len(g) > 0 && !slices.ContainsFunc(g, func(v Value) bool { return !Unique(v.Key) })
+}
+
 // anonID reports whether id is the identity that a value equal to nothing
 // else takes from the variable it is assigned to ("tmpKey@356#0":
 // evaluator.identify): a value the function computes from something it

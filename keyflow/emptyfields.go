@@ -76,29 +76,35 @@ func (e *evaluator) emptyTests(pos token.Pos) []keyspace.Choice {
 // testsEmpty reports whether t is v == "" or len(v) == 0 (empty true), or
 // v != "", len(v) != 0 or len(v) > 0 (empty false).
 func (e *evaluator) testsEmpty(t ast.Expr, v *types.Var, empty bool) bool {
-	b, ok := ast.Unparen(t).(*ast.BinaryExpr)
-	if !ok {
-		return false
+	x, isEmpty, ok := e.g.emptyCompare(t)
+	id, isID := x.(*ast.Ident)
+	return ok && isEmpty == empty && isID && e.g.info.Uses[id] == v
+}
+
+// emptyCompare reads cond as a test of a string for the empty string: x
+// == "" or len(x) == 0 (empty true); x != "", len(x) != 0 or len(x) > 0
+// (empty false). x is the string, len's argument for len(x).
+func (g *Engine) emptyCompare(cond ast.Expr) (x ast.Expr, empty, ok bool) {
+	b, isBin := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !isBin {
+		return nil, false, false
 	}
 	for _, side := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		x := ast.Unparen(side[0])
-		if call, ok := x.(*ast.CallExpr); ok && isBuiltin(e.g.info, call.Fun, "len") && len(call.Args) == 1 {
-			x = ast.Unparen(call.Args[0])
-		}
-		id, ok := x.(*ast.Ident)
-		if !ok || e.g.info.Uses[id] != v || !e.g.isZeroLen(side[0], side[1]) {
+		if !g.isZeroLen(side[0], side[1]) {
 			continue
 		}
-		switch b.Op {
-		case token.EQL:
-			return empty
-		case token.NEQ:
-			return !empty
-		case token.GTR:
-			return !empty && side[0] == b.X // len(v) > 0
+		x = ast.Unparen(side[0])
+		if call, isCall := x.(*ast.CallExpr); isCall && isBuiltin(g.info, call.Fun, "len") && len(call.Args) == 1 {
+			x = ast.Unparen(call.Args[0])
+		}
+		switch {
+		case b.Op == token.EQL:
+			return x, true, true
+		case b.Op == token.NEQ, b.Op == token.GTR && side[0] == b.X: // len(x) > 0
+			return x, false, true
 		}
 	}
-	return false
+	return nil, false, false
 }
 
 // emptyAt decides at a call a choice of emptyTests whose parameter the call
@@ -145,25 +151,17 @@ func (g *Engine) liveReturns(e *evaluator, rets []*ast.ReturnStmt) []*ast.Return
 // emptyFieldTest reports whether cond is x.f == "" (or len(x.f) == 0) of
 // a field f that nothing sets empty (neverEmpty).
 func (g *Engine) emptyFieldTest(cond ast.Expr) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL {
+	x, empty, ok := g.emptyCompare(cond)
+	if !ok || !empty {
 		return false
 	}
-	for _, side := range [2][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		if v := g.testedField(side[0]); v != nil && g.isZeroLen(side[0], side[1]) {
-			return g.neverEmpty(v)
-		}
-	}
-	return false
+	v := g.testedField(x)
+	return v != nil && g.neverEmpty(v)
 }
 
-// testedField returns the string field that x reads, x.f or len(x.f).
+// testedField returns the string field that x reads, x.f.
 func (g *Engine) testedField(x ast.Expr) *types.Var {
-	x = ast.Unparen(x)
-	if call, ok := x.(*ast.CallExpr); ok && isBuiltin(g.info, call.Fun, "len") && len(call.Args) == 1 {
-		x = ast.Unparen(call.Args[0])
-	}
-	sel, ok := x.(*ast.SelectorExpr)
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}

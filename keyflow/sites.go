@@ -1140,10 +1140,7 @@ func uniqueOwn(groups []Group) bool {
 	if len(groups) < 2 {
 		return false
 	}
-	return slices.ContainsFunc(groups, func(g Group) bool {
-		g = g.WithoutPlaceholders()
-		return len(g) > 0 && !slices.ContainsFunc(g, func(v Value) bool { return !Unique(v.Key) })
-	})
+	return slices.ContainsFunc(groups, Group.Unique)
 }
 
 // assignments maps each call in body to the variable its result is

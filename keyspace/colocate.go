@@ -432,14 +432,14 @@ func SuggestTag(keys ...Key) string {
 	if len(keys) == 0 {
 		return "{tag}"
 	}
+	if fixed, ok := beforeValue(keys); ok {
+		// One template whose values differ from key to key: a tag with
+		// a value in it would differ as they do.
+		return "{" + fixed.String() + "}"
+	}
 	segs := make([][]string, len(keys))
 	for i, k := range keys {
 		segs[i] = strings.Split(k.String(), ":")
-	}
-	if fixed := beforeHoles(segs); fixed != nil {
-		// One template whose holes differ from key to key: a tag with a
-		// hole would differ as they do.
-		return "{" + strings.Join(fixed, ":") + "}"
 	}
 	common := commonRun(segs)
 	trimmed := common
@@ -479,6 +479,35 @@ func (k Key) withoutBraces() Key {
 
 // emptyTagNote says, when a key's first brace opens an empty "{}", that
 // Redis takes it for no hashtag; "" otherwise.
+// beforeValue returns, when every key is written alike (one template
+// built from different values), its text before the first value that is
+// not its leading prefix ("users:<room>:<id>": "users"; "<s.prefix>:
+// friends:<id>": "<s.prefix>:friends"), the separators that end it
+// trimmed ("fanal::<id>": "fanal"); false when there is none.
+func beforeValue(keys []Key) (Key, bool) {
+	if len(keys) < 2 {
+		return Key{}, false
+	}
+	text := keys[0].String()
+	for _, k := range keys[1:] {
+		if k.String() != text {
+			return Key{}, false
+		}
+	}
+	parts := keys[0].Parts
+	i := 1 + slices.IndexFunc(parts[min(1, len(parts)):], func(p Part) bool { return p.Unknown })
+	if i <= 0 {
+		return Key{}, false
+	}
+	fixed := slices.Clone(parts[:i])
+	if p := &fixed[len(fixed)-1]; !p.Unknown {
+		if p.Lit = strings.TrimRight(p.Lit, ":/_-.|#"); p.Lit == "" {
+			fixed = fixed[:len(fixed)-1]
+		}
+	}
+	return Key{Parts: fixed}, len(fixed) > 0
+}
+
 func emptyTagNote(keys ...Key) string {
 	for _, k := range keys {
 		for _, p := range k.Parts {
@@ -497,27 +526,6 @@ func emptyTagNote(keys ...Key) string {
 		}
 	}
 	return ""
-}
-
-// beforeHoles returns, when every key is written alike, the segments
-// before the first that holds a hole ("<name>"), or nil.
-func beforeHoles(segs [][]string) []string {
-	if len(segs) < 2 {
-		return nil
-	}
-	for _, l := range segs[1:] {
-		if !slices.Equal(l, segs[0]) {
-			return nil
-		}
-	}
-	i := slices.IndexFunc(segs[0], func(s string) bool { return strings.Contains(s, "<") })
-	for i > 0 && segs[0][i-1] == "" {
-		i-- // "fanal::<id>": the tag is "fanal"
-	}
-	if i <= 0 {
-		return nil
-	}
-	return segs[0][:i]
 }
 
 func idLike(seg string) bool {

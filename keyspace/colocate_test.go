@@ -185,6 +185,10 @@ func TestSuggestTag(t *testing.T) {
 		// One template whose hole differs: the tag stops before it.
 		{[]Key{Concat(Lit("pulse:stream:"), Unknown("a", "name", false)), Concat(Lit("pulse:stream:"), Unknown("b", "name", false))}, "{pulse:stream}"},
 		{[]Key{Concat(Lit("fanal::"), Unknown("a", "id", false)), Concat(Lit("fanal::"), Unknown("b", "id", false))}, "{fanal}"},
+		// A leading value, a prefix, stays in the tag; the tag stops before
+		// the next value.
+		{[]Key{Concat(Unknown("p", "prefix", false), Lit(":msg:"), Unknown("a", "id", false)), Concat(Unknown("p", "prefix", false), Lit(":msg:"), Unknown("b", "id", false))}, "{<prefix>:msg}"},
+		{[]Key{Concat(Unknown("p", "prefix", false), Unknown("a", "id", true)), Concat(Unknown("p", "prefix", false), Unknown("b", "id", true))}, "{<prefix>}"},
 	}
 	for _, tt := range tests {
 		if got := SuggestTag(tt.keys...); got != tt.want {

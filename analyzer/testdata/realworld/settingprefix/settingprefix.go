@@ -58,11 +58,12 @@ func addMessage(ctx context.Context, rdb *redis.Client, m message) error {
 }
 
 // Keys of one template with text: the hashtag suggested is the text before
-// the id, the same in every key, not the whole key, whose id differs.
-func addUserMessages(ctx context.Context, rdb *redis.Client, user string, list []message) error {
-	pipe := rdb.TxPipeline() // want `MULTI/EXEC transaction keys built as "msg:<user>:<strconv.FormatUint\(list\[i\].ID, 10\)>" from different values may hash to different slots; no common hashtag proves they share one; give them a common hashtag such as "\{msg:<user>\}"`
+// the id, the same in every key (the prefix and "msg"), not the whole key,
+// whose id differs.
+func addUserMessages(ctx context.Context, rdb *redis.Client, prefix string, list []message) error {
+	pipe := rdb.TxPipeline() // want `MULTI/EXEC transaction keys built as "<prefix>:msg:<strconv.FormatUint\(list\[i\].ID, 10\)>" from different values may hash to different slots; no common hashtag proves they share one; give them a common hashtag such as "\{<prefix>:msg\}"`
 	for i := 0; i < len(list); i++ {
-		pipe.HSet(ctx, "msg:"+user+":"+strconv.FormatUint(list[i].ID, 10), "content", list[i].Content)
+		pipe.HSet(ctx, prefix+":msg:"+strconv.FormatUint(list[i].ID, 10), "content", list[i].Content)
 	}
 	_, err := pipe.Exec(ctx)
 	return err
