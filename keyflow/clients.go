@@ -86,6 +86,10 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 		case *ast.CallExpr:
 			l, ok := g.chainLink(xx)
 			switch {
+			case !ok && len(chain) == 0 && len(grown) == 0:
+				// DelCmd(ctx, c, k): a function of the package that
+				// returns the command whole.
+				return g.builtByCall(e, xx)
 			case !ok:
 				return built{}, false
 			case l.m != nil && l.m.Kind == ruleset.KindBuilder:
@@ -107,6 +111,44 @@ func (g *Engine) builtCommand(e *evaluator, x ast.Expr) (b built, ok bool) {
 		return built{}, false
 	}
 	return built{}, false
+}
+
+// builtByCall returns the command that a function of the package builds
+// and returns whole (return c.B().Del().Key(k).Build()), with the
+// caller's values in place of its parameters.
+func (g *Engine) builtByCall(e *evaluator, call *ast.CallExpr) (built, bool) {
+	fn, _ := typeutil.Callee(g.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() != g.pkg || call.Ellipsis.IsValid() {
+		return built{}, false
+	}
+	decl := g.decls[fn.Origin()]
+	if decl == nil || g.building[decl] {
+		return built{}, false
+	}
+	ret := g.oneReturn(decl)
+	ev := g.writerEval(decl)
+	if ret == nil || ev == nil {
+		return built{}, false
+	}
+	if g.building == nil {
+		g.building = map[*ast.FuncDecl]bool{}
+	}
+	g.building[decl] = true
+	b, ok := g.builtCommand(ev, ret)
+	delete(g.building, decl)
+	if !ok {
+		return built{}, false
+	}
+	for i, grp := range b.keys {
+		var out Group
+		for _, v := range grp {
+			for _, k := range g.substitute(e, call, v.Key) {
+				out = append(out, Value{k, v.Pos})
+			}
+		}
+		b.keys[i] = out
+	}
+	return b, true
 }
 
 // grownChain follows a builder variable grown in place, as JSON.MSET of
@@ -253,14 +295,26 @@ func (g *Engine) send(s *Func, site *Site) bool {
 
 // sentList returns the commands of the slice that a send call spreads
 // (c.DoMulti(ctx, cmds...)), when it is a composite literal or a local
-// variable set once to one: its elements; nil otherwise.
+// variable set once to one and grown by appends of single commands,
+// in a loop or not (cmds = append(cmds, c.B().Del().Key(k).Build()) for
+// each k): its elements, then the appended ones in the order of the
+// code; nil otherwise.
 func sentList(e *evaluator, call *ast.CallExpr) []ast.Expr {
 	if e == nil || len(call.Args) == 0 {
 		return nil
 	}
 	x := ast.Unparen(call.Args[len(call.Args)-1])
+	var appended []ast.Expr
 	if id, ok := x.(*ast.Ident); ok {
 		x = ast.Unparen(e.setOnce(id))
+		if v := e.localVar(id); v != nil {
+			for _, a := range e.reachingAppends(v, e.appends[v], id.Pos()) {
+				if a.call.Ellipsis.IsValid() {
+					return nil // a list of commands appended whole
+				}
+				appended = append(appended, a.call.Args[1:]...)
+			}
+		}
 	}
 	lit, ok := x.(*ast.CompositeLit)
 	if !ok {
@@ -271,7 +325,7 @@ func sentList(e *evaluator, call *ast.CallExpr) []ast.Expr {
 			return nil
 		}
 	}
-	return lit.Elts
+	return append(slices.Clone(lit.Elts), appended...)
 }
 
 // sendParents maps each command argument of a send call in the function

@@ -45,7 +45,9 @@
 // getter of an embed.FS as KeyScriptFunc, an exported embed.FS of .lua
 // files as KeyScriptFS (scriptfacts.go), an exported function that makes
 // a redigo script with a key count of its argument as KeyScriptMaker
-// (scriptmaker.go).
+// (scriptmaker.go), and an exported constructor of a project's own script
+// type, whose method runs the script a field holds, as KeyScriptCtor: the
+// parameter it sets the field from (scriptfield.go).
 //
 // Values are flow-insensitive sets, with the order of the function's text
 // where the syntax tree alone decides it (reach.go): an assignment in a
@@ -68,14 +70,17 @@
 // to the Builder method that names the command, collecting the keys of
 // the chain's key methods (clients.go). MULTI ... EXEC sent one command at
 // a time on one connection variable, raw (redigo's Send and Do) or built
-// (a rueidis dedicated client, or inside one DoMulti), is a TxMulti
-// transaction, taken in the order of the function's text.
+// (a rueidis dedicated client, or inside one DoMulti of a literal or of a
+// slice grown by append, whose commands a function of the package may
+// build), is a TxMulti transaction, taken in the order of the function's
+// text.
 //
 // # One host, checks as readers
 //
 // The engine runs once per package, in the Analyzer of package flowpass,
 // which owns its facts (KeyFunc, KeyVar, KeyWrapper, KeyField, KeyScript,
-// KeyScriptFunc, KeyScriptFS, KeyScriptMaker, PipeFunc) and gives the model as its result. Two
+// KeyScriptFunc, KeyScriptFS, KeyScriptMaker, KeyScriptCtor, PipeFunc,
+// KeyJoin, KeyFormat, KeyReply) and gives the model as its result. Two
 // Analyzers read that result: slotlint's (package analyzer), whose run
 // function runs each family of checks (cross-slot, scripts, atomicity,
 // cluster) as functions over the model, and the keyspace map's (package

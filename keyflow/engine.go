@@ -24,7 +24,7 @@ type Facts interface {
 // FactTypes are the facts that the engine imports and exports. The one
 // Analyzer that runs the engine lists them as its FactTypes.
 func FactTypes() []analysis.Fact {
-	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(PipeFunc), new(KeyJoin), new(KeyFormat), new(KeyReply)}
+	return []analysis.Fact{new(KeyFunc), new(KeyVar), new(KeyWrapper), new(KeyField), new(KeyScript), new(KeyScriptFunc), new(KeyScriptFS), new(KeyScriptMaker), new(KeyScriptCtor), new(PipeFunc), new(KeyJoin), new(KeyFormat), new(KeyReply)}
 }
 
 // Config is one type-checked package and what the engine needs with it.
@@ -125,6 +125,9 @@ type Engine struct {
 	// scriptCalls are the functions being followed for the script a call
 	// of them makes, against recursion.
 	scriptCalls map[*ast.FuncDecl]bool
+	// building are the functions being followed for the command they
+	// build (builtByCall), against recursion.
+	building map[*ast.FuncDecl]bool
 	// tagged caches TaggedPrefix; nil until it is asked.
 	tagged *bool
 	// sends is false in packages that cannot reach a client library: there

@@ -407,17 +407,64 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 				ref, ok = g.scriptOf(e, x, "script")
 			}
 			if ok {
-				site.Script = &ScriptRun{Ref: ref, Keys: site.Keys, KeysOpen: site.Open, ArgsOpen: true, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
-				if w.ArgsKnown {
-					site.Script.Args, site.Script.ArgsOpen = args, argsOpen
-				}
+				site.Script = passedRun(site, w, ref, args, argsOpen)
 			} else if n := g.callerScriptParam(e, x); n > 0 {
 				site.scriptParam = n
 				site.runArgs, site.runArgsOpen, site.runArgsKnown = args, argsOpen, w.ArgsKnown
 			}
 		}
 	}
+	if w.ScriptField != "" {
+		if x := receiver(call); x != nil {
+			if ref, ok := g.fieldScript(e, x, w.ScriptField); ok {
+				site.Script = passedRun(site, w, ref, args, argsOpen)
+			} else if e.isRecv(x) {
+				// A method of the script's own type: its callers' receiver.
+				site.scriptField = w.ScriptField
+				site.runArgs, site.runArgsOpen, site.runArgsKnown = args, argsOpen, w.ArgsKnown
+			}
+		}
+	}
 	s.Sites = append(s.Sites, site)
+}
+
+// passedRun returns the run, at a caller, of the script it gives a
+// function that runs the script its callers choose.
+func passedRun(site *Site, w WrappedCall, ref ScriptRef, args []Group, argsOpen bool) *ScriptRun {
+	run := &ScriptRun{Ref: ref, Keys: site.Keys, KeysOpen: site.Open, ArgsOpen: true, Cluster: w.Cluster, ReadOnly: w.ReadOnly}
+	if w.ArgsKnown {
+		run.Args, run.ArgsOpen = args, argsOpen
+	}
+	return run
+}
+
+// scriptFieldOf returns the field of the function's receiver whose
+// source an EVAL runs (client.Eval(ctx, s.Source, keys) in a method of a
+// project's own script type), a string field of a type of the package,
+// or "". (A digest the type keeps, s.sha, is its own business.)
+func (g *Engine) scriptFieldOf(e *evaluator, call *ast.CallExpr, m *ruleset.Method) string {
+	if m.Kind != ruleset.KindScript || m.Script < 0 || m.Script >= len(call.Args) {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Args[m.Script]).(*ast.SelectorExpr)
+	if !ok || !e.isRecv(sel.X) {
+		return ""
+	}
+	v, ok := g.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !v.IsField() || v.Pkg() != g.pkg || !isStringType(v.Type()) {
+		return ""
+	}
+	return v.Name()
+}
+
+// isRecv reports whether x names the function's receiver.
+func (e *evaluator) isRecv(x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := e.g.info.Uses[id].(*types.Var)
+	return ok && e.params[v] == "$recv"
 }
 
 // callerScriptParam returns 1 + the index of the caller's own parameter

@@ -80,6 +80,9 @@ type Site struct {
 	// scriptParam is 1 + the index of the function's parameter that holds
 	// the script a call runs, when the caller chooses it; 0 otherwise.
 	scriptParam int
+	// scriptField is the field of the receiver that holds the script a
+	// call runs (s.Source), when the callers' receiver chooses it.
+	scriptField string
 	// Queued is true for a command that a function the call calls sends on
 	// the pipeline or transaction passed to it as onArg: it belongs to the
 	// transaction of that handle.
@@ -131,6 +134,12 @@ type Site struct {
 	// parameters of an unexported function, passed on as they are: the
 	// Lua checks run at its callers, with their values (WrappedCall.Run).
 	ScriptAtCallers bool
+}
+
+// callersScript reports whether the callers choose the script the site
+// runs: by a parameter, or by their receiver's field.
+func (site *Site) callersScript() bool {
+	return site.scriptParam > 0 || site.scriptField != ""
 }
 
 // AllKeys returns the key groups that must share one slot.
@@ -230,7 +239,10 @@ func (g *Engine) addSites(s *Func, call *ast.CallExpr) {
 		g.keyCountScript(e, call, m, site.Script)
 		if site.Script == nil {
 			site.scriptParam = g.scriptParamOf(e, call, m)
-			if site.scriptParam > 0 && m.Args != nil {
+			if site.scriptParam == 0 {
+				site.scriptField = g.scriptFieldOf(e, call, m)
+			}
+			if site.callersScript() && m.Args != nil {
 				// The callers give the script; the arguments are these.
 				site.runArgs, site.runArgsOpen = g.selectKeys(e, call, []ruleset.Selector{*m.Args})
 				site.runArgsKnown = true
@@ -1054,13 +1066,13 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		}
 	}
 	carryRun := g.scriptForCallers(s, site)
-	if site.scriptParam > 0 || hasSpread(groups) && !uniqueOwn(groups) || carryRun {
+	if site.callersScript() || hasSpread(groups) && !uniqueOwn(groups) || carryRun {
 		// The callers give the keys, or the script, or the script's keys
 		// and arguments: they are checked. (Beside a key in a slot of its
 		// own, the callers' keys are in another whatever they are.)
 		site.Carried = true
-		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, Open: site.Open, KeysChecked: site.keysChecked}
-		if !site.keysChecked && site.scriptParam > 0 && !hasSpread(groups) && !carryRun && g.keysConflict(site, groups) {
+		w := WrappedCall{Command: site.Name, Where: g.where(site.Call.Pos()), Pos: site.Call.Pos(), Split: site.SplitAlone, Script: site.scriptParam, ScriptField: site.scriptField, Open: site.Open, KeysChecked: site.keysChecked}
+		if !site.keysChecked && site.callersScript() && !hasSpread(groups) && !carryRun && g.keysConflict(site, groups) {
 			// The callers choose the script alone (an EVALSHA digest
 			// loaded at run time, a source): the keys are the
 			// function's, checked here, and the callers check only the
@@ -1074,7 +1086,7 @@ func (g *Engine) verdict(s *Func, site *Site) {
 		for _, grp := range site.Keys {
 			w.Groups = append(w.Groups, keysOf(grp))
 		}
-		if site.scriptParam > 0 && site.runArgsKnown {
+		if site.callersScript() && site.runArgsKnown {
 			w.ArgsKnown, w.ArgsOpen = true, site.runArgsOpen
 			for _, grp := range site.runArgs {
 				w.Args = append(w.Args, keysOf(grp))

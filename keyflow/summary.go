@@ -92,6 +92,9 @@ func (f *KeyWrapper) String() string {
 		if c.Script > 0 {
 			s[i] += " script $" + strconv.Itoa(c.Script-1)
 		}
+		if c.ScriptField != "" {
+			s[i] += " script $recv." + c.ScriptField
+		}
 		if c.Raw > 0 {
 			s[i] += " raw $" + strconv.Itoa(c.Raw-1) + "..."
 		}
@@ -163,6 +166,10 @@ type WrappedCall struct {
 	// how it is run (ScriptRun).
 	Script            int
 	ReadOnly, Cluster bool
+	// ScriptField is the field of the receiver that holds the script the
+	// command runs (s.Source of a project's own script type, whose
+	// method runs it): the script of the caller's receiver.
+	ScriptField string
 	// Raw is 1 + the index of the variadic parameter that a raw Do passes
 	// on as the command and its arguments: the callers name the command.
 	Raw int
@@ -1120,6 +1127,9 @@ func (g *Engine) ExportFacts() {
 	if g.standard() {
 		return
 	}
+	// The fields of the package's types that their methods run a
+	// script from (scriptfield.go).
+	scriptFields := map[*types.TypeName][]string{}
 	for fn, decl := range g.decls {
 		// Only exported functions can be called from other packages.
 		if decl.Body == nil || !fn.Exported() {
@@ -1153,6 +1163,9 @@ func (g *Engine) ExportFacts() {
 			if !w.local {
 				calls = append(calls, w)
 			}
+			if t := recvTypeName(fn); t != nil && w.ScriptField != "" && !slices.Contains(scriptFields[t], w.ScriptField) {
+				scriptFields[t] = append(scriptFields[t], w.ScriptField)
+			}
 		}
 		if len(calls) > 0 && g.pipeFunc(fn) == nil {
 			// A function that acts as a client's pipeline method
@@ -1163,6 +1176,7 @@ func (g *Engine) ExportFacts() {
 	g.exportInterfaces()
 	g.exportFields()
 	g.exportScripts()
+	g.exportScriptCtors(scriptFields)
 	g.exportMakers()
 	g.exportPipeFuncs()
 	g.exportReplies()
