@@ -14,9 +14,11 @@
 // functions in any package, keyspace templates), and reports keys that hash
 // to different slots (cross-slot) or that no common hashtag proves to share
 // one (maybe-cross-slot). The latter is given only where both keys have
-// some literal text: a key that is only an unknown value shows nothing of
-// its slot, and an empty string beside other values of one key is a
-// placeholder, not a key (crossslot.go says why). Lua scripts whose source
+// some literal text, or one is constant text with no hashtag: a key that
+// is only an unknown value shows nothing of its slot, but one beside
+// "lastUpdated" is in another slot unless its hashtag is that very text;
+// and an empty string beside other values of one key is a placeholder,
+// not a key (crossslot.go says why). Lua scripts whose source
 // is known are checked with package luacheck: keys not declared in KEYS,
 // KEYS out of range, flags. A third family of checks finds the
 // WATCH/MULTI/EXEC mistakes that lose updates. Which arguments are keys

@@ -27,7 +27,9 @@ import (
 // (reported): an empty string beside other values of one key is a
 // placeholder, not a key, and maybe-cross-slot needs some literal text in
 // both keys, since a key that is only an unknown value gives no evidence of
-// its slot.
+// its slot, unless the other key is constant text with no hashtag, whose
+// slot only a key with that very text as its hashtag shares
+// (literalBeside).
 
 // crossSlot returns the cross-slot and maybe-cross-slot findings of one
 // call.
@@ -113,6 +115,9 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 		}
 		col.Fix = fmt.Sprintf("no other key is in the slot of %s, which has no hashtag and is named after a value of its own; give the other keys one hashtag and build it under that hashtag", u.Key.Quote())
 	}
+	if fix, ok := replyFix(a.Key, b.Key); ok && col.Verdict == keyspace.Maybe {
+		col.Fix = fix
+	}
 	d := diag{
 		pos:      call.Pos(),
 		end:      call.End(),
@@ -128,6 +133,26 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 		}
 	}
 	return d, true
+}
+
+// replyFix is the fix for keys of which one or both are wholly members of
+// a reply (the keys an index set lists, read back): a hashtag made of the
+// reply would not be theirs, which are whatever the code stored.
+func replyFix(a, b keyspace.Key) (string, bool) {
+	bare := func(k keyspace.Key) bool {
+		return len(k.Parts) > 0 && !slices.ContainsFunc(k.Parts, func(p keyspace.Part) bool {
+			return !keyflow.Listed(keyspace.Key{Parts: []keyspace.Part{p}})
+		})
+	}
+	switch {
+	case bare(a) && bare(b):
+		return "no common hashtag proves they share one; they are keys read from Redis, each what the code stored: write such keys under one hashtag, or send one command per key", true
+	case bare(a):
+		return fmt.Sprintf("no common hashtag proves they share one; %s is a key read from Redis, what the code stored: write such keys under one hashtag with the others, such as %q", a.Quote(), keyspace.SuggestTag(b)), true
+	case bare(b):
+		return fmt.Sprintf("no common hashtag proves they share one; %s is a key read from Redis, what the code stored: write such keys under one hashtag with the others, such as %q", b.Quote(), keyspace.SuggestTag(a)), true
+	}
+	return "", false
 }
 
 // oneAtEachCall keeps one finding of each check at each call: a call of a
@@ -234,9 +259,33 @@ func reported(groups []keyflow.Group, rules readRules) (keyspace.Colocation, []k
 		}
 	}
 	if len(shaped) < 2 {
-		return uniqueBeside(groups)
+		if col, chosen := uniqueBeside(groups); col.Verdict != keyspace.Same {
+			return col, chosen
+		}
+		return literalBeside(groups)
 	}
 	return keyflow.Colocate(shaped)
+}
+
+// literalBeside is the verdict on a constant key with no hashtag beside
+// keys that are named values: such a key's slot is that of its whole
+// text, which another key shares only by a hashtag of that very text, so
+// the value, whatever it holds, is in another slot.
+func literalBeside(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value) {
+	for i, g := range groups {
+		if !wholeLiterals(g) {
+			continue
+		}
+		for j, other := range groups {
+			if j == i || !named([]keyflow.Group{other}) {
+				continue
+			}
+			if col, chosen := keyflow.Colocate([]keyflow.Group{g, other}); col.Verdict != keyspace.Same {
+				return col, chosen
+			}
+		}
+	}
+	return keyspace.Colocation{Verdict: keyspace.Same}, nil
 }
 
 // uniqueBeside is the verdict on a key in a slot of its own
@@ -258,6 +307,15 @@ func uniqueBeside(groups []keyflow.Group) (keyspace.Colocation, []keyflow.Value)
 		}
 	}
 	return keyspace.Colocation{Verdict: keyspace.Same}, nil
+}
+
+// wholeLiterals reports whether each of a group's keys is constant text
+// with no hashtag.
+func wholeLiterals(g keyflow.Group) bool {
+	g = g.WithoutPlaceholders()
+	return len(g) > 0 && !slices.ContainsFunc(g, func(v keyflow.Value) bool {
+		return !v.Key.IsLiteral() || v.Key.Subject().Kind != keyspace.SubjectWhole
+	})
 }
 
 // readRules are what reported reads a verdict with, besides the keys.

@@ -25,7 +25,7 @@ func (t *Tags) Invalidate(ctx context.Context, tags []string) {
 		keys = append(keys, tag)
 		keys = append(keys, k...)
 	}
-	t.Pool.Del(ctx, keys...) // want `DEL keys built as "<SMEMBERS reply>" from different values may hash to different slots`
+	t.Pool.Del(ctx, keys...) // want `DEL keys built as "<SMEMBERS reply>" from different values may hash to different slots; no common hashtag proves they share one; they are keys read from Redis, each what the code stored: write such keys under one hashtag, or send one command per key$`
 }
 
 // InvalidateFixed deletes one key a command, in a plain pipeline, which a

@@ -26,7 +26,7 @@ func (dq *DelayQueue) scanDelayBucket(ctx context.Context, topic string) error {
 		if !ok {
 			return errors.New("assertion failed")
 		}
-		pipe := dq.Client.TxPipeline() // want `MULTI/EXEC transaction keys "<ZRANGE reply>" \(hashtag unknown\) and "DelayBucket" \(slot 2271\) may hash to different slots`
+		pipe := dq.Client.TxPipeline() // want `MULTI/EXEC transaction keys "<ZRANGE reply>" \(hashtag unknown\) and "DelayBucket" \(slot 2271\) may hash to different slots; no common hashtag proves they share one; "<ZRANGE reply>" is a key read from Redis, what the code stored: write such keys under one hashtag with the others, such as "\{DelayBucket\}"$`
 		pipe.HSet(ctx, key, "state", 1)
 		pipe.ZRem(ctx, "DelayBucket", member.Member)
 		if _, err := pipe.Exec(ctx); err != nil {
