@@ -181,7 +181,13 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 			e = g.pkgEval
 		}
 		if iv := info.Types[x.Index].Value; iv != nil {
-			if lit, ev := e.compositeOf(x.X); lit != nil {
+			lit, ev := e.compositeOf(x.X)
+			if lit == nil {
+				// r.scripts["deduct"] of a map field its constructor's
+				// literal sets
+				lit, ev = g.fieldLiteral(x.X)
+			}
+			if lit != nil {
 				for _, el := range lit.Elts {
 					if kv, ok := el.(*ast.KeyValueExpr); ok {
 						if kval := info.Types[kv.Key].Value; kval != nil && constant.Compare(kval, token.EQL, iv) {
@@ -193,6 +199,31 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 		}
 	}
 	return ScriptRef{}, false
+}
+
+// fieldLiteral returns the composite literal that a field of the package
+// x selects holds, when that literal is the field's one write and nothing
+// stores into it by index, and the evaluator of the function that writes
+// it.
+func (g *Engine) fieldLiteral(x ast.Expr) (*ast.CompositeLit, *evaluator) {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil
+	}
+	s, ok := g.info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil, nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	writes, bad := g.fieldWrites()
+	if v == nil || v.Pkg() != g.pkg || bad[v] || len(writes[v]) != 1 || len(g.elemWrites(v)) > 0 {
+		return nil, nil
+	}
+	lit, ok := ast.Unparen(writes[v][0].value).(*ast.CompositeLit)
+	if !ok {
+		return nil, nil
+	}
+	return lit, g.writerEval(writes[v][0].decl)
 }
 
 // joinedScript returns the script that strings.Join makes of a slice
