@@ -139,11 +139,7 @@ func (c *checker) keysDiag(site *keyflow.Site) (diag, bool) {
 // a reply (the keys an index set lists, read back): a hashtag made of the
 // reply would not be theirs, which are whatever the code stored.
 func replyFix(a, b keyspace.Key) (string, bool) {
-	bare := func(k keyspace.Key) bool {
-		return len(k.Parts) > 0 && !slices.ContainsFunc(k.Parts, func(p keyspace.Part) bool {
-			return !keyflow.Listed(keyspace.Key{Parts: []keyspace.Part{p}})
-		})
-	}
+	bare := keyflow.ReadBack
 	switch {
 	case bare(a) && bare(b):
 		return "no common hashtag proves they share one; they are keys read from Redis, each what the code stored: write such keys under one hashtag, or send one command per key", true

@@ -416,7 +416,7 @@ func (g *Engine) addPassedOn(s *Func, site *Site, call *ast.CallExpr, fn *types.
 	}
 	if w.ScriptField != "" {
 		if x := receiver(call); x != nil {
-			if ref, ok := g.fieldScript(e, x, w.ScriptField); ok {
+			if ref, ok := g.heldScript(e, x, w.ScriptField, "script", 0); ok {
 				site.Script = passedRun(site, w, ref, args, argsOpen)
 			} else if e.isRecv(x) {
 				// A method of the script's own type: its callers' receiver.

@@ -202,28 +202,38 @@ func (g *Engine) scriptOf(e *evaluator, x ast.Expr, name string) (ScriptRef, boo
 }
 
 // fieldLiteral returns the composite literal that a field of the package
-// x selects holds, when that literal is the field's one write and nothing
-// stores into it by index, and the evaluator of the function that writes
-// it.
+// x selects holds, when that literal is the field's one write
+// (soleWrite), and the evaluator of the function that writes it.
 func (g *Engine) fieldLiteral(x ast.Expr) (*ast.CompositeLit, *evaluator) {
-	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	w, ok := g.soleWrite(x)
 	if !ok {
 		return nil, nil
 	}
+	lit, ok := ast.Unparen(w.value).(*ast.CompositeLit)
+	if !ok {
+		return nil, nil
+	}
+	return lit, g.writerEval(w.decl)
+}
+
+// soleWrite returns the one write, in the package's code, of the field of
+// the package that x selects (l.script, r.scripts), when nothing else
+// writes it, as a whole or by index.
+func (g *Engine) soleWrite(x ast.Expr) (fieldWrite, bool) {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return fieldWrite{}, false
+	}
 	s, ok := g.info.Selections[sel]
 	if !ok || s.Kind() != types.FieldVal {
-		return nil, nil
+		return fieldWrite{}, false
 	}
 	v, _ := s.Obj().(*types.Var)
 	writes, bad := g.fieldWrites()
 	if v == nil || v.Pkg() != g.pkg || bad[v] || len(writes[v]) != 1 || len(g.elemWrites(v)) > 0 {
-		return nil, nil
+		return fieldWrite{}, false
 	}
-	lit, ok := ast.Unparen(writes[v][0].value).(*ast.CompositeLit)
-	if !ok {
-		return nil, nil
-	}
-	return lit, g.writerEval(writes[v][0].decl)
+	return writes[v][0], true
 }
 
 // joinedScript returns the script that strings.Join makes of a slice

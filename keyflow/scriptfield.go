@@ -59,13 +59,10 @@ func (f *KeyScriptCtor) String() string {
 	return "keyScriptCtor(" + strings.Join(s, ", ") + ")"
 }
 
-// fieldScript returns the script that field of the object x holds: x a
+// heldScript returns the script that field of the object x holds: x a
 // struct literal, a constructor's call, a variable set once to one, or a
-// field of the package set once to one.
-func (g *Engine) fieldScript(e *evaluator, x ast.Expr, field string) (ScriptRef, bool) {
-	return g.heldScript(e, x, field, "script", 0)
-}
-
+// field of the package set once to one; name names it in messages, depth
+// bounds the variables followed.
 func (g *Engine) heldScript(e *evaluator, x ast.Expr, field, name string, depth int) (ScriptRef, bool) {
 	if e == nil {
 		e = g.pkgEval
@@ -110,18 +107,8 @@ func (g *Engine) heldScript(e *evaluator, x ast.Expr, field, name string, depth 
 	case *ast.SelectorExpr:
 		// l.script, a field of the package set once (by the limiter's
 		// constructor).
-		sel, ok := g.info.Selections[x]
-		if !ok || sel.Kind() != types.FieldVal {
-			break
-		}
-		v, _ := sel.Obj().(*types.Var)
-		writes, bad := g.fieldWrites()
-		if v == nil || v.Pkg() != g.pkg || bad[v] || len(writes[v]) != 1 || writes[v][0].from != nil {
-			break
-		}
-		w := writes[v][0]
-		if ev := g.writerEval(w.decl); ev != nil {
-			return g.heldScript(ev, w.value, field, x.Sel.Name, depth+1)
+		if w, ok := g.soleWrite(x); ok {
+			return g.heldScript(g.writerEval(w.decl), w.value, field, x.Sel.Name, depth+1)
 		}
 	}
 	return ScriptRef{}, false

@@ -2169,6 +2169,15 @@ func Listed(k keyspace.Key) bool {
 	return false
 }
 
+// ReadBack reports whether k is nothing but keys of a listing command's
+// reply (Listed): "<SMEMBERS reply>", a SCAN of "*", with no text or
+// other value of the code's.
+func ReadBack(k keyspace.Key) bool {
+	return len(k.Parts) > 0 && !slices.ContainsFunc(k.Parts, func(p keyspace.Part) bool {
+		return !p.Unknown || !strings.HasPrefix(p.ID, "reply@")
+	})
+}
+
 // rawSpread resolves a raw call whose last argument spreads a slice that
 // the function builds, Do(ctx, args...) with args []interface{}{"DEL"}
 // grown by append, or redigo's Do("DEL", args...): the arguments before
